@@ -1,0 +1,31 @@
+"""pawnfence's logic: blockage detection in pawn endgames, pure and pygame-free.
+
+Public API::
+
+    import chess, logic
+    v = logic.detect(chess.Board(fen), chess.WHITE, method="paper", trace=True)
+    v.blocked, v.rule, v.reason, v.fence, v.pawns, v.steps
+
+``method`` is ``"paper"`` (David, Felner & Netanyahu 2004) or ``"flood"`` (the
+Chessprogramming wiki's king flood).  See :func:`logic.blockage.detect`.
+"""
+
+from logic.blockage import METHODS, DetectError, cache_info, clear_cache, detect, detect_bitboards
+from logic.position import PositionError, parse_position
+from logic.steps import Step
+from logic.verdict import PawnNote, Verdict
+
+__all__ = [
+    "METHODS",
+    "DetectError",
+    "PawnNote",
+    "PositionError",
+    "Step",
+    "Verdict",
+    "cache_info",
+    "clear_cache",
+    "detect",
+    "detect_bitboards",
+    "parse_position",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,188 @@
+"""The :class:`Verdict` a detector returns, and its per-pawn :class:`PawnNote`.
+
+A verdict is an immutable tuple built on the detector's fast path.  It stores
+the analysis in the detector's orientation (the side under test plays "White")
+and exposes everything in real board coordinates through properties, so the
+fast path never pays for flipping bitboards or formatting text; ``reason`` and
+``pawns`` are formatted only when read.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import chess
+
+from logic.steps import Step
+
+__all__ = ["Verdict", "PawnNote", "RULE_TITLES"]
+
+#: Human titles of the rules a verdict can name.
+RULE_TITLES: dict[str, str] = {
+    "material": "no pawns: cannot win",
+    "paper 2.3": "fence and kings (paper 2.3)",
+    "paper 3": "black pawns below the fence removed (paper 3)",
+    "paper 3.1": "dynamic pawn above the fence (paper 3.1)",
+    "paper 3.2": "dynamic pawn on the fence (paper 3.2)",
+    "paper 3.3": "dynamic pawn below the fence (paper 3.3)",
+    "paper 3.4": "the exception (paper 3.4)",
+    "wiki flood": "ram fence and king flood (wiki)",
+    "wiki dynamic": "dynamic pawns (wiki)",
+    "not applicable": "not a legal king-and-pawn position",
+}
+
+
+class PawnNote(NamedTuple):
+    """How one dynamic pawn of the side under test was judged.
+
+    ``category`` is ``"above"``, ``"on"`` or ``"below"`` (the fence) or
+    ``"fence-lever"`` (wiki: a fence pawn that can capture); ``ok`` is True when
+    the pawn cannot break the blockage; ``rule`` the section that decided;
+    ``reason`` one line in real coordinates.
+    """
+
+    square: chess.Square
+    category: str
+    ok: bool
+    rule: str
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "square": chess.square_name(self.square),
+            "category": self.category,
+            "ok": self.ok,
+            "rule": self.rule,
+            "reason": self.reason,
+        }
+
+
+def _flip(bb: int) -> int:
+    return chess.flip_vertical(bb)
+
+
+class Verdict(NamedTuple):
+    """A detector's answer for one side of one position.
+
+    ``blocked`` is True exactly when ``color`` cannot win by the method's rules.
+    ``rule`` names the deciding rule (a key of :data:`RULE_TITLES`); ``status``
+    is ``"ok"``, ``"pieces"`` (pieces other than kings and pawns) or
+    ``"illegal"``.  Raw fields hold oriented data; use the properties.
+    """
+
+    color: chess.Color
+    method: str
+    blocked: bool
+    rule: str
+    status: str
+    code: str
+    args: tuple[Any, ...]
+    #: oriented bitboards: fixed, marked, fence, below, removed, flood, drowned, kmask
+    raw: tuple[int, ...]
+    #: oriented pawn notes: (square, category, ok, rule, code, target, kmask)
+    notes: tuple[tuple[Any, ...], ...]
+    kings: tuple[int, int]
+    steps: tuple[Step, ...] = ()
+
+    # -- real-coordinate views -------------------------------------------------
+    def _bb(self, i: int) -> int:
+        bb = self.raw[i] if self.raw else 0
+        return bb if self.color else _flip(bb)
+
+    def _sq(self, sq: int) -> int:
+        return sq if self.color else sq ^ 0x38
+
+    @property
+    def fixed(self) -> int:
+        """The side's fixed pawns (paper 2.2) after black pawns below the fence are removed."""
+        return self._bb(0)
+
+    @property
+    def marked(self) -> int:
+        """Squares the side's king cannot step into (paper 2.2); the ram fence for ``flood``."""
+        return self._bb(1)
+
+    @property
+    def fence(self) -> int:
+        """The fence squares (Figure 8 path for ``paper``; ram fence for ``flood``), or 0."""
+        return self._bb(2)
+
+    @property
+    def below(self) -> int:
+        """The king's side of the fence (squares under the fence / the final flood)."""
+        return self._bb(3)
+
+    @property
+    def removed(self) -> int:
+        """Opponent pawns below the fence, removed from the board (paper 3)."""
+        return self._bb(4)
+
+    @property
+    def flood(self) -> int:
+        """The king flood region (wiki method); for ``paper`` the region below the fence."""
+        return self._bb(5)
+
+    @property
+    def drowned(self) -> int:
+        """Opponent pawns the flood captured (wiki method)."""
+        return self._bb(6)
+
+    @property
+    def king_mask(self) -> int:
+        """Squares where the defending king must stand for the dynamic-pawn rules to hold."""
+        return self._bb(7)
+
+    @property
+    def side(self) -> str:
+        """``"White"`` or ``"Black"``."""
+        return "White" if self.color else "Black"
+
+    @property
+    def pawns(self) -> tuple[PawnNote, ...]:
+        """Each dynamic pawn's category and why it can or cannot break the blockage."""
+        return tuple(self._note(n) for n in self.notes)
+
+    @property
+    def reason(self) -> str:
+        """One line saying why the verdict is what it is, citing the rule."""
+        from logic.explain import verdict_reason
+
+        return verdict_reason(self)
+
+    @property
+    def headline(self) -> str:
+        """A banner such as "White cannot win: blockage (paper 3.2)"."""
+        if self.status != "ok":
+            return f"{self.side}: {self.reason}"
+        if self.blocked:
+            if self.rule == "material":
+                return f"{self.side} cannot win: no pawns left"
+            return f"{self.side} cannot win: blockage ({self.rule})"
+        return f"{self.side}: no blockage proved ({self.reason})"
+
+    def _note(self, n: tuple[Any, ...]) -> PawnNote:
+        from logic.explain import note_reason
+
+        sq, category, ok, rule, _code, _target, kmask = n
+        if kmask is not None and ok:
+            ok = bool(kmask >> self.kings[1] & 1)
+        return PawnNote(self._sq(sq), category, ok, rule, note_reason(self, n, ok))
+
+    def to_dict(self, *, steps: bool = True) -> dict[str, Any]:
+        """A JSON-ready dict (bitboards as ints, squares as names)."""
+        names = ["fixed", "marked", "fence", "below", "removed", "flood", "drowned", "king_mask"]
+        out: dict[str, Any] = {
+            "side": self.side.lower(),
+            "method": self.method,
+            "blocked": self.blocked,
+            "rule": self.rule,
+            "status": self.status,
+            "reason": self.reason,
+            "headline": self.headline,
+            "bitboards": {name: self._bb(i) if self.raw else 0 for i, name in enumerate(names)},
+            "pawns": [p.to_dict() for p in self.pawns],
+        }
+        if steps:
+            out["steps"] = [s.to_dict() for s in self.steps]
+        return out

@@ -1,0 +1,31 @@
+"""Shared fixtures: paths to ../shared (Syzygy tables, corpora) and a detector-cache reset."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("PAWNFENCE_SHARED", ROOT.parent / "shared"))
+DATA = Path(__file__).resolve().parent / "data"
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    import logic
+
+    logic.clear_cache()
+    yield
+
+
+@pytest.fixture(scope="session")
+def syzygy_dir() -> Path:
+    path = SHARED / "syzygy"
+    if not (path / "KPvK.rtbw").is_file():
+        pytest.skip(f"Syzygy tables not found at {path} (the project's ../shared/syzygy)")
+    return path

@@ -1,0 +1,99 @@
+"""The ``pawnfence`` command line, run in-process through ``logic.cli.main``."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from logic.cli import main
+
+WIKI = "4k3/8/3pPp2/1p1P1P1p/1P5P/5P2/3K4/8 w - - 0 1"
+
+
+def run(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(list(argv), out=out)
+    return code, out.getvalue()
+
+
+def test_explain_prints_steps_board_and_verdict() -> None:
+    code, text = run("explain", WIKI, "--side", "white")
+    assert code == 0
+    assert "[paper 2.2] marking" in text and "Advance east from a4 to b4" in text
+    assert "White cannot win: blockage (paper 3.3)" in text
+    board_rows = [ln for ln in text.splitlines() if ln[:2] in ("4 ", "5 ")]
+    assert board_rows[0] == "5 .  p  .# P# .# P# .# p "
+    assert board_rows[1] == "4 .# P# .# .: .: .: .# P#"
+    assert "legend: # fence" in text
+
+
+def test_explain_fields_form_and_flood_json() -> None:
+    code, text = run("explain", *WIKI.split()[:2], "--method", "flood", "--json")
+    assert code == 0
+    data = json.loads(text)
+    assert [v["side"] for v in data["verdicts"]] == ["white", "black"]
+    assert data["verdicts"][0]["blocked"] is True
+    assert any(s["kind"] == "flood-cycle" for s in data["verdicts"][0]["steps"])
+
+
+def test_explain_bad_fen_is_an_error_message(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = run("explain", "8/8/9/8 w")
+    assert code == 2
+    assert "8/8/9/8" in capsys.readouterr().err
+
+
+def test_classify_epd_and_bad_lines(tmp_path: Path) -> None:
+    f = tmp_path / "in.epd"
+    f.write_text(
+        f"{WIKI.rsplit(' ', 2)[0]} id \"wiki\";\n"
+        "not a position\n"
+        "\n"
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
+        "8/8/8/8/8/8/8/8 w - -\n"
+    )
+    code, text = run("classify", str(f))
+    assert code == 0
+    rows = [json.loads(line) for line in text.splitlines()]
+    assert rows[0] == {"id": "wiki", "fen": WIKI,
+                       "white": {"blocked": True, "rule": "paper 3.3"},
+                       "black": {"blocked": True, "rule": "paper 2.3"}}
+    assert rows[1]["line"] == 2 and "not a position" in rows[1]["error"]
+    assert rows[2]["white"]["status"] == "pieces" and rows[2]["id"] is None
+    assert rows[3]["white"]["status"] == "illegal"
+
+
+def test_classify_destruction_corpus_never_stops() -> None:
+    from tests.conftest import SHARED
+
+    path = SHARED / "corpora" / "destruction-test.epd"
+    if not path.is_file():
+        pytest.skip(f"{path} not found (the project's ../shared/corpora)")
+    code, text = run("classify", str(path))
+    assert code == 0
+    lines = [ln for ln in path.read_text(errors="replace").splitlines()
+             if ln.strip() and not ln.startswith("#")]
+    rows = [json.loads(x) for x in text.splitlines()]
+    assert len(rows) == len(lines)
+    assert sum("error" in r for r in rows) > 10 and sum("fen" in r for r in rows) > 10
+
+
+def test_classify_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("classify", "/nonexistent/x.epd")[0] == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_bench_runs_and_reports_ratios() -> None:
+    code, text = run("bench", "--rounds", "1", "--json")
+    assert code == 0
+    r = json.loads(text)
+    assert r["positions"] >= 100
+    for key in ("parse_us", "paper_uncached_us", "paper_cached_us", "flood_uncached_us"):
+        assert r[key] > 0
+
+
+def test_no_command_prints_help() -> None:
+    code, text = run()
+    assert code == 0 and "explain" in text and "classify" in text

@@ -1,0 +1,150 @@
+"""The detectors against the paper's and wiki's stated verdicts, and the API contract."""
+
+from __future__ import annotations
+
+import json
+
+import chess
+import pytest
+
+import logic
+from logic.diagrams import load_diagrams
+from logic.verdict import RULE_TITLES
+
+DIAGRAMS = load_diagrams()
+CASES = [(d, m) for d in DIAGRAMS for m in logic.METHODS if d.expect[m] is not None]
+
+
+def test_library_has_the_required_diagrams() -> None:
+    ids = {d.id for d in DIAGRAMS}
+    for n in (5, 9, 10, 11, 12, 13, 14, 16):
+        assert f"paper-{n}" in ids
+    assert "wiki-1" in ids
+    assert all(d.caption and d.source for d in DIAGRAMS)
+
+
+@pytest.mark.parametrize(("diagram", "method"), CASES, ids=[f"{d.id}-{m}" for d, m in CASES])
+def test_stated_verdicts(diagram, method: str) -> None:
+    exp = diagram.expect[method]
+    v = logic.detect(diagram.board(), exp.side, method=method, trace=True)
+    if exp.blocked is None:
+        assert v.status != "ok" and not v.blocked
+    else:
+        assert v.blocked is exp.blocked, v.reason
+    assert v.rule == exp.rule, v.reason
+
+
+def test_paper_fence_lines_match_the_captions() -> None:
+    """Diagrams 9-16 say "The fence line is a4-b4-...-h4"."""
+    rank4 = chess.BB_RANK_4
+    for d in DIAGRAMS:
+        if "fence line is a4-b4-c4-d4-e4-f4-g4-h4" in d.caption:
+            v = logic.detect(d.board(), chess.WHITE)
+            assert v.fence == rank4, d.id
+    wiki = next(d for d in DIAGRAMS if d.id == "wiki-1")
+    fence = logic.detect(wiki.board(), chess.WHITE).fence
+    names = ["a4", "b4", "c4", "c5", "d5", "e5", "f5", "g5", "g4", "h4"]
+    assert chess.SquareSet(fence) == chess.SquareSet([chess.parse_square(s) for s in names])
+
+
+def test_diagram_15_categories() -> None:
+    """Paper 3.3: e2 stopped by e4, g2 reaches g4 (3.2 holds), b2 engages c4 after b3."""
+    d = next(d for d in DIAGRAMS if d.id == "paper-15")
+    notes = {chess.square_name(n.square): n for n in logic.detect(d.board(), True).pawns}
+    assert notes["e2"].ok and "stopped by the White pawn on e4" in notes["e2"].reason
+    assert notes["g2"].ok and notes["g2"].rule == "paper 3.2"
+    assert not notes["b2"].ok and "b3" in notes["b2"].reason
+
+
+def test_trace_is_ordered_frozen_and_json_serialisable() -> None:
+    board = chess.Board("4k3/8/3pPp2/1p1P1P1p/1P5P/5P2/3K4/8 w - - 0 1")
+    for method in logic.METHODS:
+        for color in chess.COLORS:
+            v = logic.detect(board, color, method=method, trace=True)
+            assert v.steps and v.steps[-1].kind == "verdict"
+            text = json.dumps(v.to_dict())
+            again = json.loads(text)
+            assert again["blocked"] == v.blocked
+            assert [logic.Step.from_dict(s) for s in again["steps"]] == list(v.steps)
+            with pytest.raises(AttributeError):
+                v.steps[0].kind = "x"  # type: ignore[misc]
+            for s in v.steps:
+                assert s.section and s.text and s.phase
+    kinds = [s.kind for s in logic.detect(board, True, trace=True).steps]
+    assert kinds[:3] == ["mark-fixed", "mark-attacks", "dfs-start"]
+    assert "dfs-found" in kinds and "classify" in kinds
+    flood = [s.kind for s in logic.detect(board, True, method="flood", trace=True).steps]
+    assert "flood-cycle" in flood and "flood-stop" in flood
+
+
+def test_trace_records_backtracks_and_drownings() -> None:
+    # Diagram 3: the DFS enters d6 and backtracks; the flood drowns g4.
+    board = chess.Board("4k3/2p5/1p2p1p1/p1p1P1P1/P1P3p1/1P6/5PK1/8 b - - 0 1")
+    paper = logic.detect(board, True, trace=True)
+    assert any(s.kind == "dfs-backtrack" and s.square == chess.D6 for s in paper.steps)
+    assert any(s.kind == "remove-below" and s.changed == chess.BB_G4 for s in paper.steps)
+    flood = logic.detect(board, True, method="flood", trace=True)
+    drown = [s for s in flood.steps if s.kind == "flood-drown"]
+    assert drown and drown[0].changed == chess.BB_G4 and "g4 drowned" in drown[0].phase
+
+
+def test_trace_matches_fast_path() -> None:
+    for d in DIAGRAMS:
+        for method in logic.METHODS:
+            for color in chess.COLORS:
+                fast = logic.detect(d.board(), color, method=method)
+                traced = logic.detect(d.board(), color, method=method, trace=True)
+                assert fast._replace(steps=()) == traced._replace(steps=())
+
+
+def test_pieces_and_illegal_positions_get_a_verdict() -> None:
+    v = logic.detect(chess.Board(), chess.WHITE)
+    assert v.status == "pieces" and not v.blocked and "pieces other than kings" in v.reason
+    illegal = chess.Board("4k3/8/8/8/8/8/8/4K2P w - - 0 1")  # pawn on the back rank
+    v = logic.detect(illegal, chess.WHITE, trace=True)
+    assert v.status == "illegal" and "pawns on backrank" in v.reason
+    no_king = chess.Board("8/8/8/8/8/8/P7/4K3 w - - 0 1")
+    assert logic.detect(no_king, chess.BLACK).status == "illegal"
+    check = chess.Board("8/8/8/8/3k4/4P3/8/4K3 w - - 0 1")  # side not to move in check
+    assert "opposite check" in logic.detect(check, chess.WHITE).reason
+
+
+def test_malformed_requests_raise_value_errors() -> None:
+    with pytest.raises(ValueError, match="unknown method 'dfs'"):
+        logic.detect(chess.Board("4k3/8/8/8/8/8/P7/4K3 w - - 0 1"), True, method="dfs")
+    with pytest.raises(ValueError, match="needs a chess.Board"):
+        logic.detect("8/8/8/8/8/8/8/8 w - -", True)  # type: ignore[arg-type]
+    with pytest.raises(logic.PositionError, match="not-a-fen"):
+        logic.parse_position("not-a-fen")
+
+
+def test_no_pawns_cannot_win() -> None:
+    board = chess.Board("4k3/4p3/8/8/8/8/8/4K3 w - - 0 1")
+    v = logic.detect(board, chess.WHITE)
+    assert v.blocked and v.rule == "material"
+    assert not logic.detect(board, chess.BLACK).blocked
+
+
+def test_rules_have_titles_and_headlines() -> None:
+    for d in DIAGRAMS:
+        for method in logic.METHODS:
+            v = logic.detect(d.board(), True, method=method)
+            assert v.rule in RULE_TITLES
+            assert v.headline.startswith("White")
+
+
+def test_cache_hits_and_clear() -> None:
+    board = chess.Board("4k3/8/3pPp2/1p1P1P1p/1P5P/5P2/3K4/8 w - - 0 1")
+    first = logic.detect(board, True)
+    assert logic.detect(board, True) is first
+    info = logic.cache_info()
+    assert info["hits"] == 1 and info["verdicts"] == 1 and info["structures"] == 1
+    # another king placement, same pawns: the structure analysis is reused (paper 4)
+    moved = board.copy()
+    moved.remove_piece_at(chess.D2)
+    moved.set_piece_at(chess.C2, chess.Piece(chess.KING, chess.WHITE))
+    assert logic.detect(moved, True).blocked
+    assert logic.cache_info()["structure_hits"] == 1
+    logic.clear_cache()
+    assert logic.cache_info() == {"structures": 0, "verdicts": 0, "hits": 0, "misses": 0,
+                                  "structure_hits": 0}

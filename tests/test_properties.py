@@ -1,0 +1,114 @@
+"""Property tests (hypothesis) of the detectors on random legal K+P boards."""
+
+from __future__ import annotations
+
+import chess
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import logic
+from logic.blockage import _quick_valid
+from logic.fence import ccl_separates, dfs_fence, marked_squares
+from tests.reference import figure8_fence, four_connected_crossing
+from tests.strategies import kp_boards
+
+methods = st.sampled_from(logic.METHODS)
+
+
+def _pawns(board: chess.Board) -> tuple[int, int]:
+    black, white = board.occupied_co
+    return board.pawns & white, board.pawns & black
+
+
+@settings(max_examples=400, deadline=None)
+@given(kp_boards(), methods)
+def test_colour_flip_symmetry(board: chess.Board, method: str) -> None:
+    mirror = board.mirror()
+    for color in chess.COLORS:
+        a = logic.detect(board, color, method=method)
+        b = logic.detect(mirror, not color, method=method)
+        assert (a.blocked, a.rule, a.code, a.status) == (b.blocked, b.rule, b.code, b.status)
+        assert chess.flip_vertical(a.fence) == b.fence
+        assert chess.flip_vertical(a.below) == b.below
+        assert [chess.square_mirror(n.square) for n in a.pawns] == [n.square for n in b.pawns]
+
+
+@settings(max_examples=400, deadline=None)
+@given(kp_boards())
+def test_dfs_matches_figure8_verbatim_and_ccl(board: chess.Board) -> None:
+    """The bitboard DFS is Figure 8; a fence it finds separates the board for connected-
+    component labelling; CCL finds exactly the 4-connected a-to-h crossings; and the DFS
+    finds every crossing except those Figure 8 cannot start or walk (see README)."""
+    for color in chess.COLORS:
+        w, b = _pawns(board if color else board.mirror())
+        _fixed, marked = marked_squares(w, b)
+        fence = dfs_fence(marked)
+        assert fence == figure8_fence(marked)
+        separated = ccl_separates(marked, chess.BB_RANK_1, chess.BB_RANK_8)
+        assert separated == four_connected_crossing(marked)
+        if fence:
+            assert separated
+        elif separated:
+            # Figure 8 starts on a7..a2 and never steps west: a crossing it misses must
+            # enter the a-file only on a1 or need a westward step.
+            entries = marked & chess.BB_FILE_A & ~chess.BB_A1
+            assert not entries or _needs_west(marked)
+
+
+def _needs_west(marked: int) -> bool:
+    """True if no N/E/S-only walk (a BFS, not the DFS) links a2..a7 to the h-file."""
+    frontier = seen = marked & chess.BB_FILE_A & ~chess.BB_A1 & ~chess.BB_A8
+    while frontier:
+        nxt = ((frontier << 8) | ((frontier << 1) & ~chess.BB_FILE_A) | (frontier >> 8))
+        nxt &= marked & ~seen & chess.BB_ALL
+        seen |= nxt
+        frontier = nxt
+    return not seen & chess.BB_FILE_H
+
+
+@settings(max_examples=300, deadline=None)
+@given(kp_boards(rams=False), methods)
+def test_no_exception_on_valid_kp_positions(board: chess.Board, method: str) -> None:
+    for color in chess.COLORS:
+        v = logic.detect(board, color, method=method, trace=True)
+        assert v.status == "ok"
+        assert isinstance(v.reason, str) and v.headline
+        assert v.to_dict()["side"] in ("white", "black")
+
+
+@settings(max_examples=300, deadline=None)
+@given(kp_boards(), methods)
+def test_cached_verdict_equals_fresh(board: chess.Board, method: str) -> None:
+    for color in chess.COLORS:
+        first = logic.detect(board, color, method=method)
+        cached = logic.detect(board, color, method=method)
+        logic.clear_cache()
+        fresh = logic.detect(board, color, method=method)
+        assert cached is first
+        assert cached == fresh
+        assert cached.reason == fresh.reason and cached.pawns == fresh.pawns
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.sets(st.integers(0, 63), max_size=10), st.sets(st.integers(0, 63), max_size=10),
+    st.integers(0, 63), st.integers(0, 63), st.booleans(),
+)
+def test_quick_validity_implies_python_chess_status_valid(
+    wp: set[int], bp: set[int], wk: int, bk: int, turn: bool
+) -> None:
+    board = chess.Board(None)
+    for s in wp:
+        board.set_piece_at(s, chess.Piece(chess.PAWN, chess.WHITE))
+    for s in bp - wp:
+        board.set_piece_at(s, chess.Piece(chess.PAWN, chess.BLACK))
+    board.set_piece_at(wk, chess.Piece(chess.KING, chess.WHITE))
+    if bk != wk:
+        board.set_piece_at(bk, chess.Piece(chess.KING, chess.BLACK))
+    board.turn = turn
+    w, b = _pawns(board)
+    kings = board.kings
+    if _quick_valid(board, w, b, kings & board.occupied_co[True], kings & board.occupied_co[False]):
+        assert board.status() == chess.STATUS_VALID
+    v = logic.detect(board, chess.WHITE)
+    assert (v.status == "ok") == (board.status() == chess.STATUS_VALID)

@@ -57,107 +57,302 @@ def marked_squares(w: int, b: int) -> tuple[int, int]:
     return fixed, fixed | black_pawn_attacks(b)
 
 
-# Figure 8 visits neighbours in the order north, east, south (never west).  An
-# h-file square ends the search, so it needs no neighbours.
-_DFS_NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
-    ()
-    if sq & 7 == 7
-    else tuple(
-        n
-        for n, ok in ((sq + 8, sq < 56), (sq + 1, True), (sq - 8, sq >= 8))
-        if ok
-    )
-    for sq in range(64)
-)
-_DFS_DIRECTION = {8: "north", 1: "east", -8: "south"}
-# Figure 8's blockage(): a-file start squares from rank 7 down to rank 2.
-_DFS_STARTS = tuple(chess.square(0, r) for r in range(6, 0, -1))
+def _byte_runs() -> tuple[list[int], list[int]]:
+    """``RUN_AT[col << 3 | r]``: the maximal run of set bits of byte ``col`` containing
+    bit ``r`` (0 if bit ``r`` is clear); ``TOP[b]``: the highest set bit of byte ``b``."""
+    run_at = [0] * 2048
+    for col in range(256):
+        for r in range(8):
+            if col >> r & 1:
+                lo = hi = r
+                while lo > 0 and col >> (lo - 1) & 1:
+                    lo -= 1
+                while hi < 7 and col >> (hi + 1) & 1:
+                    hi += 1
+                run_at[col << 3 | r] = ((2 << hi) - (1 << lo))
+    top = [b.bit_length() - 1 for b in range(256)]
+    return run_at, top
+
+
+_RUN_AT, _TOP = _byte_runs()
+#: ``_SEG[a << 3 | b]``: a-file squares between ranks a and b inclusive (shift by the file).
+_SEG = [((2 << (8 * max(a, b))) - (1 << (8 * min(a, b)))) & chess.BB_FILE_A
+        for a in range(8) for b in range(8)]
+_RANKS_2_TO_7 = 0b0111_1110
+
+
+def _byte_run_hits() -> list[int]:
+    """``RUN_HIT[col << 8 | seeds]`` (seeds a subset of col): the union of the maximal
+    runs of byte ``col`` that contain a bit of ``seeds``."""
+    table = [0] * 65536
+    for col in range(256):
+        runs = {_RUN_AT[col << 3 | r] for r in range(8) if col >> r & 1}
+        sub = col
+        while True:  # every subset of col
+            table[col << 8 | sub] = sum(run for run in runs if run & sub)
+            if not sub:
+                break
+            sub = (sub - 1) & col
+    return table
+
+
+_RUN_HIT = _byte_run_hits()
+
+
+def _dfs_fast(cols: bytes) -> int:
+    """Figure 8's fence from the file bytes ``cols``, without search.
+
+    A run (vertical segment of marked squares) is *alive* if the h-file can be
+    reached from it by north, east and south steps.  Figure 8 never steps west,
+    so a subtree that fails has met only dead runs and cannot block a later
+    attempt: the figure's first fence takes the topmost a-file start (ranks 7..2)
+    in an alive run, then on each file the topmost exit into an alive run.  One
+    backward pass finds the alive runs, one forward pass the path.
+    """
+    c0, c1, c2, c3, c4, c5, c6, c7 = cols
+    hit, run_at, top, seg = _RUN_HIT, _RUN_AT, _TOP, _SEG
+    # Most fences need no backtracking: walk greedily (topmost start, topmost exit
+    # on every file).  If that reaches the h-file every exit it took led to the
+    # h-file, so each was the topmost *alive* exit: it is Figure 8's path.
+    starts = c0 & _RANKS_2_TO_7
+    if not starts:
+        return 0
+    e = top[starts]
+    x = top[run_at[c0 << 3 | e] & c1]
+    if x >= 0:
+        fence = seg[e << 3 | x]
+        e = top[run_at[c1 << 3 | x] & c2]
+        if e >= 0:
+            fence |= seg[x << 3 | e] << 1
+            x = top[run_at[c2 << 3 | e] & c3]
+            if x >= 0:
+                fence |= seg[e << 3 | x] << 2
+                e = top[run_at[c3 << 3 | x] & c4]
+                if e >= 0:
+                    fence |= seg[x << 3 | e] << 3
+                    x = top[run_at[c4 << 3 | e] & c5]
+                    if x >= 0:
+                        fence |= seg[e << 3 | x] << 4
+                        e = top[run_at[c5 << 3 | x] & c6]
+                        if e >= 0:
+                            fence |= seg[x << 3 | e] << 5
+                            x = top[run_at[c6 << 3 | e] & c7]
+                            if x >= 0:
+                                return fence | seg[e << 3 | x] << 6 | 1 << (x << 3 | 7)
+    a6 = hit[c6 << 8 | c6 & c7]
+    if not a6:
+        return 0
+    a5 = hit[c5 << 8 | c5 & a6]
+    if not a5:
+        return 0
+    a4 = hit[c4 << 8 | c4 & a5]
+    if not a4:
+        return 0
+    a3 = hit[c3 << 8 | c3 & a4]
+    if not a3:
+        return 0
+    a2 = hit[c2 << 8 | c2 & a3]
+    if not a2:
+        return 0
+    a1 = hit[c1 << 8 | c1 & a2]
+    if not a1:
+        return 0
+    starts = hit[c0 << 8 | c0 & a1] & _RANKS_2_TO_7
+    if not starts:
+        return 0
+    e = top[starts]
+    x = top[run_at[c0 << 3 | e] & a1]
+    fence = seg[e << 3 | x]
+    e = top[run_at[c1 << 3 | x] & a2]
+    fence |= seg[x << 3 | e] << 1
+    x = top[run_at[c2 << 3 | e] & a3]
+    fence |= seg[e << 3 | x] << 2
+    e = top[run_at[c3 << 3 | x] & a4]
+    fence |= seg[x << 3 | e] << 3
+    x = top[run_at[c4 << 3 | e] & a5]
+    fence |= seg[e << 3 | x] << 4
+    e = top[run_at[c5 << 3 | x] & a6]
+    fence |= seg[x << 3 | e] << 5
+    x = top[run_at[c6 << 3 | e] & c7]
+    fence |= seg[e << 3 | x] << 6
+    return fence | 1 << (x << 3 | 7)
 
 
 def dfs_fence(marked: int, rec: Recorder | None = None) -> int:
     """The fence Figure 8 finds in ``marked``, as a bitboard, or 0 if none.
 
-    Starts at the topmost marked a-file square (ranks 7..2), advances to a marked,
-    unprocessed neighbour in the order north, east, south, backtracks when stuck,
-    and succeeds on reaching the h-file; the squares on the DFS stack form the
-    fence (paper 2.3, Figure 8).  ``processed`` is shared by all start squares,
-    as in the figure.
+    Figure 8 starts at the topmost marked a-file square (ranks 7..2), advances to
+    a marked, unprocessed neighbour in the order north, east, south, backtracks
+    when stuck and succeeds on reaching the h-file; the squares on its stack form
+    the fence (paper 2.3).  It never steps west, so on each file it walks one
+    vertical run of marked squares and tries the eastward exits from the top of
+    the run down.  ``chess.flip_diagonal`` turns each file into one byte, so runs
+    and their top squares are table lookups.  Untraced, the fence comes from
+    :func:`_dfs_fast` without search; traced, the search below takes whole runs
+    at a time and replays the figure's square-by-square advances and backtracks.
+    Both give exactly the fence of a verbatim transcription of Figure 8 (tests).
     """
-    # A 4-connected a-to-h path needs a marked square on every file.
-    m = marked | (marked >> 32)
-    m |= m >> 16
-    m |= m >> 8
-    if m & 0xFF != _ALL_FILES:
-        if rec is not None:
-            rec.add(
-                "dfs-none", "paper 2.3", "fence search",
-                "No fence: some file has no marked square, so no path of marked squares "
-                "can run from the a-file to the h-file.",
-                marked=marked,
-            )
-        return 0
-    processed = 0
-    for start in _DFS_STARTS:
-        sbit = 1 << start
-        if not marked & sbit or processed & sbit:
-            continue
-        processed |= sbit
-        stack = [start]
-        path = sbit
-        if rec is not None:
-            rec.add(
-                "dfs-start", "paper 2.3", "fence search",
-                f"Start the DFS at {rec.name(start)}, the topmost unprocessed marked "
-                "square on the a-file.",
-                changed=sbit, square=start, marked=marked, processed=processed, path=path,
-            )
-        while stack:
-            sq = stack[-1]
-            if sq & 7 == 7:
-                if rec is not None:
-                    rec.add(
-                        "dfs-found", "paper 2.3", "fence found",
-                        f"Reached the h-file at {rec.name(sq)}: the marked squares "
-                        f"{rec.names(path)} form a fence.",
-                        changed=path, square=sq, marked=marked, processed=processed,
-                        path=path, fence=path,
-                    )
-                return path
-            avail = marked & ~processed
-            for n in _DFS_NEIGHBOURS[sq]:
-                if avail >> n & 1:
-                    nbit = 1 << n
-                    processed |= nbit
-                    path |= nbit
-                    stack.append(n)
-                    if rec is not None:
-                        rec.add(
-                            "dfs-advance", "paper 2.3", "fence search",
-                            f"Advance {_DFS_DIRECTION[n - sq]} from {rec.name(sq)} to "
-                            f"{rec.name(n)} (priority north, east, south).",
-                            changed=nbit, square=n, marked=marked, processed=processed,
-                            path=path,
-                        )
-                    break
-            else:
-                stack.pop()
-                path &= ~(1 << sq)
-                if rec is not None:
-                    back = f"back to {rec.name(stack[-1])}" if stack else "out of the a-file"
-                    rec.add(
-                        "dfs-backtrack", "paper 2.3", "fence search",
-                        f"{rec.name(sq)} has no unprocessed marked neighbour to the north, "
-                        f"east or south: backtrack {back}.",
-                        changed=1 << sq, square=sq, marked=marked, processed=processed,
-                        path=path,
-                    )
-    if rec is not None:
+    if rec is None:
+        # a 4-connected a-to-h path needs a marked square on every file
+        m = marked | (marked >> 32)
+        m |= m >> 16
+        if (m | (m >> 8)) & 0xFF != 0xFF:
+            return 0
+        return _dfs_fast(chess.flip_diagonal(marked).to_bytes(8, "little"))
+    cols = chess.flip_diagonal(marked).to_bytes(8, "little")  # cols[f]: bit r = rank r
+    if 0 in cols:
+        empty = ", ".join(chess.FILE_NAMES[f] for f in range(8) if not cols[f])
         rec.add(
+            "dfs-note", "paper 2.3", "fence search",
+            f"No marked square on the {empty}-file(s): no fence can exist; the DFS below "
+            "shows how Figure 8 finds that out.",
+            marked=marked,
+        )
+    walk = _Walk(rec, marked)
+    run_at, top = _RUN_AT, _TOP
+    proc = [0] * 8  # processed squares, one byte per file
+    entry = [0] * 8  # the rank where the walk entered each open file
+    runs = [0] * 8  # the run being walked on each open file
+    cands = [0] * 8  # its untried eastward exits
+    starts = cols[0] & _RANKS_2_TO_7
+    while starts:
+        e = top[starts]
+        r = run_at[cols[0] << 3 | e]
+        proc[0] |= r
+        starts &= ~r
+        entry[0], runs[0], cands[0] = e, r, r & cols[1] & ~proc[1]
+        walk.start(e << 3, _spread(r, 0))
+        f = 0
+        while f >= 0:
+            nxt = f + 1
+            c = cands[f] & ~proc[nxt]
+            if not c:
+                walk.leave(entry[f] << 3 | f, _spread(runs[f], f),
+                           (entry[f - 1] << 3 | (f - 1)) if f else None)
+                f -= 1
+                continue
+            x = top[c]
+            cands[f] = c & ~(1 << x)
+            walk.east(entry[f] << 3 | f, _spread(runs[f], f), x << 3 | nxt)
+            if nxt == 7:
+                walk.arrive(x << 3 | 7)
+                fence = 1 << (x << 3 | 7)
+                for g in range(f, -1, -1):
+                    fence |= _SEG[entry[g] << 3 | x] << g
+                    x = entry[g]
+                walk.found(fence)
+                return fence
+            avail = cols[nxt] & ~proc[nxt]
+            r = run_at[avail << 3 | x]
+            proc[nxt] |= r
+            entry[nxt], runs[nxt], cands[nxt] = x, r, r & cols[nxt + 1] & ~proc[nxt + 1]
+            f = nxt
+            walk.enter(x << 3 | f, _spread(r, f))
+    walk.none()
+    return 0
+
+
+_SPREAD = [sum(1 << (8 * r) for r in range(8) if b >> r & 1) for b in range(256)]
+
+
+def _spread(run: int, f: int) -> int:
+    """The bitboard of file ``f`` whose ranks are the bits of byte ``run``."""
+    return _SPREAD[run] << f
+
+
+class _Walk:
+    """Replays Figure 8's square-by-square walk for the trace, given the run-level
+    decisions of :func:`dfs_fence`: the figure climbs north from the entry square to
+    the top of the run, tries east from each square while coming back down, walks
+    south below the entry the same way, then backtracks west."""
+
+    __slots__ = ("rec", "marked", "shown", "path", "cur")
+
+    def __init__(self, rec: Recorder, marked: int) -> None:
+        self.rec = rec
+        self.marked = marked
+        self.shown = 0  # squares the figure has processed so far
+        self.path = 0  # the figure's stack
+        self.cur: list[int] = []  # the walker's square on each open file
+
+    def _step(self, kind: str, sq: int, text: str) -> None:
+        self.rec.add(
+            kind, "paper 2.3", "fence search", text, changed=1 << sq, square=sq,
+            marked=self.marked, processed=self.shown, path=self.path,
+        )
+
+    def _advance(self, frm: int | None, to: int) -> None:
+        self.shown |= 1 << to
+        self.path |= 1 << to
+        n = self.rec.name
+        if frm is None:
+            self._step("dfs-start", to, f"Start the DFS at {n(to)}, the topmost unprocessed "
+                       "marked square on the a-file (ranks 7 to 2).")
+        else:
+            way = {8: "north", 1: "east", -8: "south"}[to - frm]
+            self._step("dfs-advance", to, f"Advance {way} from {n(frm)} to {n(to)} "
+                       "(priority north, east, south).")
+
+    def _back(self, frm: int, to: int | None) -> None:
+        self.path &= ~(1 << frm)
+        where = f"back to {self.rec.name(to)}" if to is not None else "out of the a-file"
+        self._step("dfs-backtrack", frm, f"{self.rec.name(frm)} has no unprocessed marked "
+                   f"neighbour to the north, east or south: backtrack {where}.")
+
+    def _climb(self, entry: int, run: int) -> None:
+        sq = entry
+        while run >> (sq + 8) & 1:
+            self._advance(sq, sq + 8)
+            sq += 8
+        self.cur.append(sq)
+
+    def start(self, s: int, run: int) -> None:
+        self._advance(None, s)
+        self._climb(s, run)
+
+    def enter(self, x: int, run: int) -> None:
+        self._advance(x - 1, x)
+        self._climb(x, run)
+
+    def _walk_to(self, entry: int, run: int, target: int) -> None:
+        """Move the walker on this file down to ``target`` as the figure would."""
+        cur = self.cur[-1]
+        while cur > target and cur > entry:
+            self._back(cur, cur - 8)
+            cur -= 8
+        while cur > target:
+            self._advance(cur, cur - 8)
+            cur -= 8
+        self.cur[-1] = cur
+
+    def east(self, entry: int, run: int, x: int) -> None:
+        self._walk_to(entry, run, x - 1)
+
+    def leave(self, entry: int, run: int, west: int | None) -> None:
+        bottom = (run & -run).bit_length() - 1
+        self._walk_to(entry, run, bottom)
+        cur = self.cur.pop()
+        while cur < entry:  # unwind the southward chain
+            self._back(cur, cur + 8)
+            cur += 8
+        self._back(entry, entry - 1 if west is not None else None)
+
+    def arrive(self, x: int) -> None:
+        self._advance(x - 1, x)
+
+    def found(self, fence: int) -> None:
+        self.rec.add(
+            "dfs-found", "paper 2.3", "fence found",
+            f"Reached the h-file: the marked squares {self.rec.names(fence)} form a fence.",
+            changed=fence, marked=self.marked, processed=self.shown, path=fence, fence=fence,
+        )
+
+    def none(self) -> None:
+        self.rec.add(
             "dfs-none", "paper 2.3", "fence search",
             "No fence: every marked a-file square was tried and none leads to the h-file.",
-            marked=marked, processed=processed,
+            marked=self.marked, processed=self.shown,
         )
-    return 0
 
 
 def fence_regions(fence: int) -> tuple[int, int]:

@@ -70,3 +70,35 @@ def four_connected_crossing(marked_bb: int) -> bool:
                     seen.add(n)
                     stack.append(n)
     return False
+
+
+def figure8_events(marked_bb: int) -> list[tuple[str, int, int | None]]:
+    """Figure 8 instrumented: ("start", sq, None), ("advance", from, to) and
+    ("backtrack", sq, back_to or None) in the order the figure performs them.
+    A start on an already processed square (which fails at once) is not logged."""
+    marked = [[bool(marked_bb >> chess.square(f, r) & 1) for r in range(8)] for f in range(8)]
+    processed = [[False] * 8 for _ in range(8)]
+    events: list[tuple[str, int, int | None]] = []
+
+    def ok(f: int, r: int) -> bool:
+        return 0 <= f < 8 and 0 <= r < 8 and marked[f][r] and not processed[f][r]
+
+    def forms_fence(f: int, r: int, parent: int | None) -> bool:
+        processed[f][r] = True
+        here = chess.square(f, r)
+        if f == FILE_H:
+            return True
+        for nf, nr in ((f, r + 1), (f + 1, r), (f, r - 1)):
+            if ok(nf, nr):
+                events.append(("advance", here, chess.square(nf, nr)))
+                if forms_fence(nf, nr, here):
+                    return True
+        events.append(("backtrack", here, parent))
+        return False
+
+    for i in range(RANK_7, RANK_1, -1):
+        if marked[FILE_A][i] and not processed[FILE_A][i]:
+            events.append(("start", chess.square(FILE_A, i), None))
+            if forms_fence(FILE_A, i, None):
+                break
+    return events

@@ -146,5 +146,5 @@ def test_cache_hits_and_clear() -> None:
     assert logic.detect(moved, True).blocked
     assert logic.cache_info()["structure_hits"] == 1
     logic.clear_cache()
-    assert logic.cache_info() == {"structures": 0, "verdicts": 0, "hits": 0, "misses": 0,
+    assert logic.cache_info() == {"structures": 0, "verdicts": 0, "hits": 0,
                                   "structure_hits": 0}

@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import logic
-from logic.blockage import _quick_valid
+from logic.blockage import _flip, _legal_status
 from logic.fence import ccl_separates, dfs_fence, marked_squares
-from tests.reference import figure8_fence, four_connected_crossing
+from tests.reference import figure8_events, figure8_fence, four_connected_crossing
 from tests.strategies import kp_boards
 
 methods = st.sampled_from(logic.METHODS)
@@ -55,6 +55,32 @@ def test_dfs_matches_figure8_verbatim_and_ccl(board: chess.Board) -> None:
             assert not entries or _needs_west(marked)
 
 
+@settings(max_examples=300, deadline=None)
+@given(kp_boards())
+def test_dfs_trace_replays_figure8_square_by_square(board: chess.Board) -> None:
+    """The trace's start/advance/backtrack steps are exactly Figure 8's walk."""
+    from logic.steps import Recorder
+
+    w, b = _pawns(board)
+    _fixed, marked = marked_squares(w, b)
+    rec = Recorder(chess.WHITE)
+    fence = dfs_fence(marked, rec)
+    got = []
+    for s in rec.steps:
+        if s.kind == "dfs-start":
+            got.append(("start", s.square, None))
+        elif s.kind == "dfs-advance":
+            got.append(("advance", s.square - {"north": 8, "east": 1, "south": -8}[
+                s.text.split()[1]], s.square))
+        elif s.kind == "dfs-backtrack":
+            back = s.text.rsplit("back to ", 1)
+            got.append(("backtrack", s.square,
+                        chess.parse_square(back[1][:2]) if len(back) == 2 else None))
+    assert got == figure8_events(marked)
+    path = [s for s in rec.steps if s.kind in ("dfs-found", "dfs-none")]
+    assert len(path) == 1 and path[0].board("fence") == fence == figure8_fence(marked)
+
+
 def _needs_west(marked: int) -> bool:
     """True if no N/E/S-only walk (a BFS, not the DFS) links a2..a7 to the h-file."""
     frontier = seen = marked & chess.BB_FILE_A & ~chess.BB_A1 & ~chess.BB_A8
@@ -94,7 +120,7 @@ def test_cached_verdict_equals_fresh(board: chess.Board, method: str) -> None:
     st.sets(st.integers(0, 63), max_size=10), st.sets(st.integers(0, 63), max_size=10),
     st.integers(0, 63), st.integers(0, 63), st.booleans(),
 )
-def test_quick_validity_implies_python_chess_status_valid(
+def test_legal_status_is_python_chess_status(
     wp: set[int], bp: set[int], wk: int, bk: int, turn: bool
 ) -> None:
     board = chess.Board(None)
@@ -108,7 +134,14 @@ def test_quick_validity_implies_python_chess_status_valid(
     board.turn = turn
     w, b = _pawns(board)
     kings = board.kings
-    if _quick_valid(board, w, b, kings & board.occupied_co[True], kings & board.occupied_co[False]):
-        assert board.status() == chess.STATUS_VALID
+    if board.occupied == board.pawns | board.kings:
+        status = _legal_status(board, w, b, kings & board.occupied_co[True],
+                               kings & board.occupied_co[False])
+        assert status == board.status()
     v = logic.detect(board, chess.WHITE)
     assert (v.status == "ok") == (board.status() == chess.STATUS_VALID)
+
+
+@given(st.integers(min_value=0, max_value=chess.BB_ALL))
+def test_fast_flip_is_python_chess_flip_vertical(bb: int) -> None:
+    assert _flip(bb) == chess.flip_vertical(bb)

@@ -21,7 +21,7 @@ from typing import Any
 
 import chess
 
-from logic.fence import black_pawn_attacks, dfs_fence, king_flood, marked_squares
+from logic.fence import black_pawn_attacks, ccl_labels, dfs_fence, king_flood, marked_squares
 from logic.steps import Recorder
 from logic.verdict import Verdict
 
@@ -366,6 +366,8 @@ def _analyse(
     v = _new_verdict(Verdict, (color, method, blocked, rule, "ok", code, args, raw, notes,
                                (wk, bk), ()))
     if rec is not None:
+        if method == "paper" and raw[1]:
+            _record_ccl(rec, raw[1], wk, bk)
         _record_kings_and_pawns(rec, raw, notes, wk, bk, code, st)
         rec.add("verdict", rule, "verdict", v.headline + ".", fence=raw[2], below=raw[3],
                 marked=raw[1])
@@ -410,6 +412,23 @@ def _record_kings_and_pawns(
             changed=tgt, square=n[0], fence=fence, below=below, fixed=raw[0],
             ok=(1 << n[0]) if ok else 0,
         )
+
+
+def _record_ccl(rec: Recorder, marked: int, wk: int, bk: int) -> None:
+    """The paper's cross-check (2.3): connected-component labelling of the unmarked
+    squares; the kings must get different labels."""
+    labels = ccl_labels(marked)
+    lw, lb = labels[wk], labels[bk]
+    region = sum(1 << s for s in range(64) if lw and labels[s] == lw)
+    same = lw and lw == lb
+    rec.add(
+        "ccl", "paper 2.3", "cross-check",
+        f"Connected-component labelling of the unmarked squares: {rec.us}'s king is in region "
+        f"{lw or '-'}, {rec.them}'s king in region {lb or '-'}: "
+        + ("the same region, so the marked squares do not separate them."
+           if same else "different regions, as the fence says."),
+        changed=region, region=region, marked=marked,
+    )
 
 
 def _not_applicable(

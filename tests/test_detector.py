@@ -148,3 +148,20 @@ def test_cache_hits_and_clear() -> None:
     logic.clear_cache()
     assert logic.cache_info() == {"structures": 0, "verdicts": 0, "hits": 0,
                                   "structure_hits": 0}
+
+
+def test_ccl_cross_check_agrees_with_the_fence_on_the_diagrams() -> None:
+    """Paper 2.3: when the DFS fence holds with the kings on their sides, connected-
+    component labelling gives the kings different labels."""
+    for d in DIAGRAMS:
+        board = d.board()
+        if board.occupied != board.pawns | board.kings:
+            continue
+        for color in chess.COLORS:
+            v = logic.detect(board, color, trace=True)
+            ccl = [s for s in v.steps if s.kind == "ccl"]
+            assert len(ccl) == 1, d.id
+            king = board.king(color)
+            assert ccl[0].board("region") >> king & 1
+            if v.fence and v.code not in ("king-not-below", "defender-below"):
+                assert "different regions" in ccl[0].text, (d.id, color)

@@ -1,0 +1,61 @@
+"""Print how many drawn positions with a material edge each method recognises.
+
+Usage (from the project root)::
+
+    python tests/data/report.py [FILE.jsonl ...]
+
+Default files: ``tests/data/sf_corpus.jsonl`` and, when present, the shared
+corpora ``../shared/corpora/*.sf2.jsonl``.  A position counts once per side:
+"drawn with an edge" means Stockfish's score is within 0.50 of a draw (no mate)
+although that side has more pawns; "recognised" means the method says the side
+cannot win (rule other than "no pawns").  "false positives" are sides called
+blocked where Stockfish finds a win (must be 0); "disagree" counts sides where
+the paper and flood methods answer differently.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import chess
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent.parent))
+
+import logic  # noqa: E402
+from tests.truth import drawn_with_edge, load_jsonl, stockfish_wins  # noqa: E402
+
+
+def report(path: Path) -> str:
+    rows = load_jsonl(path)
+    edge = 0
+    hits = dict.fromkeys(logic.METHODS, 0)
+    false_pos = dict.fromkeys(logic.METHODS, 0)
+    disagree = 0
+    for row in rows:
+        board = chess.Board(row["fen"])
+        for color in chess.COLORS:
+            verdicts = {m: logic.detect(board, color, method=m) for m in logic.METHODS}
+            disagree += len({v.blocked for v in verdicts.values()}) > 1
+            is_edge = drawn_with_edge(row, color)
+            edge += is_edge
+            for m, v in verdicts.items():
+                hits[m] += is_edge and v.blocked and v.rule != "material"
+                false_pos[m] += v.blocked and stockfish_wins(row, color)
+    cells = " | ".join(f"{hits[m]} ({false_pos[m]})" for m in logic.METHODS)
+    return f"| {path.name} | {len(rows)} | {edge} | {cells} | {disagree} |"
+
+
+def main(argv: list[str]) -> None:
+    files = [Path(a) for a in argv] or [HERE / "sf_corpus.jsonl", *sorted(
+        (HERE.parent.parent.parent / "shared" / "corpora").glob("*.sf2.jsonl"))]
+    print("| corpus | positions | drawn sides with an edge | paper: recognised (false pos.) "
+          "| flood: recognised (false pos.) | sides where the methods disagree |")
+    print("|---|---|---|---|---|---|")
+    for f in files:
+        print(report(f))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -42,6 +42,17 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("file")
     c.add_argument("--method", choices=logic.METHODS, default="paper")
 
+    r = sub.add_parser("render", help="draw a position's verdict to PNG, or its trace to a GIF")
+    r.add_argument("fen", nargs="*", help="a FEN (or use --diagram)")
+    r.add_argument("--diagram", help="a diagram id from the library (see 'pawnfence diagrams')")
+    r.add_argument("--out", required=True, help="FILE.png (final verdict) or FILE.gif (steps)")
+    r.add_argument("--side", choices=["white", "black"], default="white")
+    r.add_argument("--method", choices=logic.METHODS, default="paper")
+    r.add_argument("--size", type=int, default=640, help="board size in pixels")
+    r.add_argument("--flip", action="store_true", help="Black at the bottom")
+
+    sub.add_parser("diagrams", help="list the diagram library")
+
     b = sub.add_parser("bench", help="detector throughput beside python-chess's FEN parse")
     b.add_argument("--rounds", type=int, default=7, help="timing rounds (best is reported)")
     b.add_argument("--file", help="EPD/FEN file to time instead of the built-in set")
@@ -110,15 +121,154 @@ def _classify(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _board_from_args(fen_fields: list[str], diagram: str | None) -> tuple[chess.Board, str]:
+    """The board named by a FEN or ``--diagram`` and a caption; raises ValueError."""
+    if diagram:
+        from logic.diagrams import get_diagram
+
+        try:
+            d = get_diagram(diagram)
+        except KeyError as exc:
+            raise ValueError(exc.args[0]) from None
+        return d.board(), d.caption
+    if not fen_fields:
+        raise ValueError("give a FEN or --diagram ID")
+    board, _ops = parse_epd_line(" ".join(fen_fields))
+    return board, ""
+
+
+def _render(args: argparse.Namespace, out: TextIO) -> int:
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from viewer.export import ExportError, render_to_file
+
+    try:
+        board, caption = _board_from_args(args.fen, args.diagram)
+        path = render_to_file(board, args.out, side=args.side == "white", method=args.method,
+                              size=max(160, min(args.size, 2000)), flipped=args.flip,
+                              caption=caption)
+    except (ValueError, ExportError) as exc:
+        print(f"pawnfence: {exc}", file=sys.stderr)
+        return 2
+    out.write(f"wrote {path}\n")
+    return 0
+
+
+def _diagrams(out: TextIO) -> int:
+    from logic.diagrams import load_diagrams
+
+    for d in load_diagrams():
+        out.write(f"{d.id:14s} {d.fen:58s} {d.caption[:70]}\n")
+    return 0
+
+
+_COMMANDS = ("explain", "classify", "bench", "render", "diagrams")
+
+
+def build_viewer_parser() -> argparse.ArgumentParser:
+    """``pawnfence [FEN | --diagram ID | --playlist FILE]``: open the viewer."""
+    p = argparse.ArgumentParser(
+        prog="pawnfence",
+        description="Open the pawnfence viewer (board editor and step-by-step animation). "
+        f"Other commands: {', '.join(_COMMANDS)} (pawnfence COMMAND --help).",
+    )
+    p.add_argument("fen", nargs="*", help="open on this FEN")
+    p.add_argument("--diagram", help="open on a diagram of the library (pawnfence diagrams)")
+    p.add_argument("--playlist", help="step through the positions of an EPD file (N / P keys)")
+    p.add_argument("--size", help="window size WxH, e.g. 1280x860")
+    p.add_argument("--frames", type=int, help=argparse.SUPPRESS)  # tests: stop after N frames
+    p.add_argument("--screenshot", help=argparse.SUPPRESS)  # tests: save the last frame
+    p.add_argument("--version", action="version", version=f"pawnfence {logic.__version__}")
+    return p
+
+
+def _viewer(argv: Sequence[str], out: TextIO) -> int:
+    args = build_viewer_parser().parse_args(argv)
+    from viewer.app import has_display
+
+    if not has_display():
+        print("pawnfence: no display to open a window on (no DISPLAY or WAYLAND_DISPLAY).\n"
+              "Draw a picture instead:  pawnfence render FEN --out board.png  "
+              "(or --diagram ID, or FILE.gif for the steps).", file=sys.stderr)
+        return 3
+    try:
+        board, caption = (_board_from_args(args.fen, args.diagram)
+                          if args.fen or args.diagram else (None, ""))
+        playlist = _read_playlist(args.playlist) if args.playlist else []
+        size = tuple(int(x) for x in args.size.lower().split("x")) if args.size else None
+        if size is not None and len(size) != 2:
+            raise ValueError(f"--size must be WxH, got {args.size!r}")
+    except (ValueError, OSError) as exc:
+        print(f"pawnfence: {exc}", file=sys.stderr)
+        return 2
+    import os
+
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    from viewer.app import App
+    from viewer.settings import load_settings
+
+    settings = load_settings()
+    if board is not None:
+        settings.fen = board.fen()
+    try:
+        app = App(settings, caption=caption, size=size, playlist=playlist)
+    except pygame.error as exc:
+        print(f"pawnfence: cannot open a window ({exc}). Use: pawnfence render FEN --out "
+              "board.png", file=sys.stderr)
+        return 3
+    if args.diagram:
+        from logic.diagrams import get_diagram
+
+        app.load_diagram(get_diagram(args.diagram))
+    app.run(max_frames=args.frames)
+    if args.screenshot:
+        pygame.image.save(app.screen, args.screenshot)
+    err = app.close()
+    if err:
+        print(f"pawnfence: {err}", file=sys.stderr)
+    return 0
+
+
+def _read_playlist(path: str) -> list[tuple[str, str, dict[str, object]]]:
+    """``(name, fen, info)`` per EPD line (id, c0 category, other opcodes as info)."""
+    out = []
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            try:
+                board, ops = parse_epd_line(line)
+            except PositionError:
+                continue
+            name = str(ops.pop("id", f"line {n}"))
+            out.append((name, board.fen(), {k: v for k, v in ops.items()}))
+    if not out:
+        raise ValueError(f"no positions in {path}")
+    return out
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Entry point of the ``pawnfence`` console script; returns the exit status."""
     out = out or sys.stdout
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "help":
+        argv = ["--help"]
+    if not argv or (argv[0] not in _COMMANDS and argv[0] not in ("-h", "--help")):
+        return _viewer(argv, out)
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "explain":
         return _explain(args, out)
     if args.command == "classify":
         return _classify(args, out)
+    if args.command == "render":
+        return _render(args, out)
+    if args.command == "diagrams":
+        return _diagrams(out)
     if args.command == "bench":
         from logic.bench import run_bench
 

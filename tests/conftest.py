@@ -29,3 +29,13 @@ def syzygy_dir() -> Path:
     if not (path / "KPvK.rtbw").is_file():
         pytest.skip(f"Syzygy tables not found at {path} (the project's ../shared/syzygy)")
     return path
+
+
+def pytest_addoption(parser):
+    parser.addoption("--regen-refs", action="store_true", default=False,
+                     help="rewrite the reference images in tests/data/ref/ from this run")
+
+
+@pytest.fixture
+def regen_refs(request) -> bool:
+    return request.config.getoption("--regen-refs")

@@ -94,6 +94,24 @@ def test_bench_runs_and_reports_ratios() -> None:
         assert r[key] > 0
 
 
-def test_no_command_prints_help() -> None:
-    code, text = run()
-    assert code == 0 and "explain" in text and "classify" in text
+def test_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        run("--help")
+    assert exc.value.code == 0
+    text = capsys.readouterr().out
+    for command in ("explain", "classify", "bench", "render", "diagrams"):
+        assert command in text
+
+
+def test_viewer_opens_on_a_diagram_and_quits(tmp_path, monkeypatch) -> None:
+    """``pawnfence --diagram ID`` opens the window straight onto the position."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("PAWNFENCE_HOME", str(tmp_path))
+    shot = tmp_path / "shot.png"
+    code, _ = run("--diagram", "paper-16", "--frames", "3", "--screenshot", str(shot))
+    assert code == 0 and shot.is_file()
+    from viewer.settings import load_settings
+
+    assert load_settings().fen.startswith("5k2/8/8/1p2p1p1")
+    code, _ = run("8/8/8/8/8/8 w", "--frames", "1")  # bad FEN: a message, no window
+    assert code == 2

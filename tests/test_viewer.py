@@ -1,0 +1,261 @@
+"""The viewer driven headless (SDL_VIDEODRIVER=dummy) through its real loop with real
+pygame events: clicks, drags, a painted pawn chain, undo/redo, paste, timeline keys,
+resize, persistence, exports, and rendered frames against reference images."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import chess
+import pytest
+
+pygame = pytest.importorskip("pygame")
+
+from viewer import clipboard  # noqa: E402
+from viewer.app import App  # noqa: E402
+from viewer.render import board_geometry  # noqa: E402
+from viewer.settings import Settings, load_settings  # noqa: E402
+
+WIKI = "4k3/8/3pPp2/1p1P1P1p/1P5P/5P2/3K4/8 w - - 0 1"
+D16 = "5k2/8/8/1p2p1p1/1P2P1P1/8/5P2/3K4 w - - 0 1"
+REF = Path(__file__).parent / "data" / "ref"
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("PAWNFENCE_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    return tmp_path / "home"
+
+
+@pytest.fixture
+def app(home, tmp_path):
+    a = App(Settings(fen=WIKI), size=(1280, 860), export_dir=tmp_path / "exports")
+    a.run(max_frames=1)
+    yield a
+    pygame.display.quit()
+
+
+def centre(app: App, name: str) -> tuple[int, int]:
+    left, top, sq = board_geometry(app._areas()[1])
+    s = chess.parse_square(name)
+    f, r = chess.square_file(s), chess.square_rank(s)
+    if app.flipped:
+        f, r = 7 - f, 7 - r
+    return left + f * sq + sq // 2, top + (7 - r) * sq + sq // 2
+
+
+def down(pos, button=1):
+    return pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button)
+
+
+def up(pos, button=1):
+    return pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button)
+
+
+def motion(pos):
+    return pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(1, 1), buttons=(1, 0, 0))
+
+
+def key(k, mod=0, unicode=""):
+    return pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=unicode, scancode=0)
+
+
+def frames(app: App, *batches) -> None:
+    app.run(max_frames=app.frame + len(batches) + 1, events=[list(b) for b in batches])
+
+
+def test_click_places_and_toggles_a_pawn(app: App) -> None:
+    frames(app, [key(pygame.K_2, unicode="2")], [down(centre(app, "c3")), up(centre(app, "c3"))])
+    assert app.editor.board.piece_at(chess.C3) == chess.Piece.from_symbol("P")
+    frames(app, [down(centre(app, "c3")), up(centre(app, "c3"))])  # same piece: removed
+    assert app.editor.board.piece_at(chess.C3) is None
+
+
+def test_drag_moves_a_piece_and_off_board_deletes(app: App) -> None:
+    frames(app, [down(centre(app, "d2"))], [motion(centre(app, "c2"))], [up(centre(app, "c2"))])
+    assert app.editor.board.king(chess.WHITE) == chess.C2
+    frames(app, [down(centre(app, "f3"))], [motion((5, 5))], [up((5, 5))])
+    assert app.editor.board.piece_at(chess.F3) is None
+
+
+def test_right_click_deletes(app: App) -> None:
+    frames(app, [down(centre(app, "h4"), button=3), up(centre(app, "h4"), button=3)])
+    assert app.editor.board.piece_at(chess.H4) is None
+
+
+def test_painted_pawn_chain_is_one_undo_step(app: App) -> None:
+    squares = ["a2", "b3", "c2", "d3"]
+    batches = [[key(pygame.K_4, unicode="4")], [down(centre(app, squares[0]))]]
+    batches += [[motion(centre(app, s))] for s in squares[1:]]
+    batches += [[up(centre(app, squares[-1]))]]
+    frames(app, *batches)
+    board = app.editor.board
+    assert all(board.piece_at(chess.parse_square(s)) == chess.Piece.from_symbol("p")
+               for s in squares)
+    frames(app, [key(pygame.K_z, mod=pygame.KMOD_CTRL)])
+    assert app.editor.fen == WIKI
+    frames(app, [key(pygame.K_y, mod=pygame.KMOD_CTRL)])
+    assert app.editor.board.piece_at(chess.D3) == chess.Piece.from_symbol("p")
+
+
+def test_paste_fen_and_bad_paste_keeps_the_board(app: App) -> None:
+    clipboard.put_text(D16)
+    frames(app, [key(pygame.K_v, mod=pygame.KMOD_CTRL)])
+    assert app.editor.fen == D16
+    assert app.verdict.headline == "White cannot win: blockage (paper 3.4)"
+    clipboard.put_text("this is not a fen")
+    frames(app, [key(pygame.K_v, mod=pygame.KMOD_CTRL)])
+    assert app.editor.fen == D16
+    assert "Not loaded" in app.message and "this is not a fen" in app.message
+    frames(app, [key(pygame.K_c, mod=pygame.KMOD_CTRL)])
+    assert clipboard.get_text() == D16
+
+
+def test_timeline_keys_and_playback(app: App) -> None:
+    n = app.timeline.count
+    assert n > 10 and app.timeline.index is None
+    frames(app, [key(pygame.K_RIGHT)], [key(pygame.K_RIGHT)], [key(pygame.K_RIGHT)])
+    assert app.timeline.index == 2
+    assert app.step_label.text.startswith(f"step 3 of {n}")
+    frames(app, [key(pygame.K_END)])
+    assert app.timeline.index == n - 1
+    frames(app, [key(pygame.K_HOME)])
+    assert app.timeline.index == 0
+    app.timeline.set_speed(6.0)
+    frames(app, [key(pygame.K_SPACE)], *[[] for _ in range(30)])  # 0.5 s at 60 fps
+    assert app.timeline.playing and app.timeline.index == 3
+    frames(app, [key(pygame.K_ESCAPE)])
+    assert app.timeline.index is None
+
+
+def test_switching_method_and_side_keeps_the_step(app: App) -> None:
+    frames(app, [key(pygame.K_RIGHT)] * 1, [key(pygame.K_RIGHT)], [key(pygame.K_RIGHT)])
+    frames(app, [key(pygame.K_m)])
+    assert app.method == "flood" and app.timeline.index == 2
+    assert app.verdict.method == "flood"
+    frames(app, [key(pygame.K_s)])
+    assert app.side == "black" and app.timeline.index == 2 and not app.verdict.color
+
+
+def test_editing_while_playing_returns_to_live(app: App) -> None:
+    frames(app, [key(pygame.K_SPACE)], [], [])
+    assert app.timeline.playing
+    frames(app, [key(pygame.K_2, unicode="2")], [down(centre(app, "a2")), up(centre(app, "a2"))])
+    assert app.timeline.index is None and not app.timeline.playing
+
+
+def test_edit_reanalyses_in_the_same_frame(app: App) -> None:
+    assert app.verdict.blocked
+    # White's king carried above the fence: the blockage is gone in the same frame
+    frames(app, [down(centre(app, "d2"))], [motion(centre(app, "a7"))], [up(centre(app, "a7"))])
+    assert not app.verdict.blocked and "not below the fence" in app.verdict.reason
+
+
+def test_resize_rebuilds_the_layout(app: App) -> None:
+    app.screen = pygame.display.set_mode((900, 640), pygame.RESIZABLE)
+    frames(app, [pygame.event.Event(pygame.VIDEORESIZE, size=(900, 640), w=900, h=640)])
+    left, top, sq = board_geometry(app._areas()[1])
+    assert sq < 80 and app.fen_entry.rect.right <= 900
+    frames(app, [down(centre(app, "d2"))], [motion(centre(app, "e2"))], [up(centre(app, "e2"))])
+    assert app.editor.board.king(chess.WHITE) == chess.E2
+
+
+def test_flip_and_settings_come_back(home, tmp_path) -> None:
+    a = App(Settings(fen=D16), size=(1280, 860))
+    frames(a, [key(pygame.K_f)], [key(pygame.K_m)])
+    assert a.flipped
+    assert a.close() is None
+    s = load_settings()
+    assert s.fen == D16 and s.flipped and s.method == "flood"
+    b = App(s, size=(1280, 860))
+    assert b.editor.fen == D16 and b.flipped and b.method == "flood"
+    pygame.display.quit()
+
+
+def test_exports_png_and_gif(app: App, tmp_path) -> None:
+    from PIL import Image
+
+    png = app.export_png()
+    gif = app.export_gif()
+    assert png and png.is_file() and Image.open(png).size[0] == 720
+    with Image.open(gif) as im:
+        assert im.n_frames == app.timeline.count + 1
+
+
+def test_unwritable_export_folder_gives_a_message(app: App, tmp_path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    app.export_dir = blocker / "sub"
+    assert app.export_png() is None and "cannot write" in app.message
+
+
+def test_diagram_library_selection_shows_caption_and_stated_verdict(app: App) -> None:
+    d = next(d for d in app.diagrams if d.id == "paper-12")
+    app.load_diagram(d)
+    assert app.editor.fen == d.fen
+    html = app._caption_html()
+    assert "paper-12" in html and "Stated: blocked (paper 3.2)" in html
+    assert "pawnfence (white): blocked (paper 3.2)" in html
+
+
+def test_help_overlay_toggles(app: App) -> None:
+    frames(app, [key(pygame.K_h)])
+    assert app.show_help
+    frames(app, [key(pygame.K_ESCAPE)])
+    assert not app.show_help
+
+
+def _compare(surface, name: str, regen: bool, tolerance: float = 2.0) -> None:
+    from PIL import Image, ImageChops, ImageStat
+
+    got = Image.frombytes("RGB", surface.get_size(), pygame.image.tobytes(surface, "RGB"))
+    path = REF / name
+    if regen or not path.is_file():
+        if not regen:
+            pytest.fail(f"missing reference image {path}: run pytest --regen-refs")
+        REF.mkdir(parents=True, exist_ok=True)
+        got.save(path)
+        return
+    ref = Image.open(path).convert("RGB")
+    assert ref.size == got.size
+    diff = ImageStat.Stat(ImageChops.difference(ref, got)).mean
+    assert max(diff) <= tolerance, f"{name}: mean channel difference {diff} > {tolerance}"
+
+
+def test_frames_match_reference_images(app: App, regen_refs: bool) -> None:
+    app.load_fen(D16)
+    frames(app, [])
+    board_area = app.screen.subsurface(app._areas()[1]).copy()
+    _compare(board_area, "d16-live.png", regen_refs)
+    frames(app, [key(pygame.K_RIGHT)] * 1, *[[key(pygame.K_RIGHT)] for _ in range(5)])
+    board_area = app.screen.subsurface(app._areas()[1]).copy()
+    _compare(board_area, "d16-step6.png", regen_refs)
+
+
+def test_no_display_points_to_render(monkeypatch, capsys) -> None:
+    from logic.cli import main
+
+    for var in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(var, raising=False)
+    if os.name != "posix":
+        pytest.skip("display detection is for X11/Wayland")
+    assert main([]) == 3
+    err = capsys.readouterr().err
+    assert "no display" in err and "pawnfence render" in err
+
+
+def test_render_command_writes_png_and_gif(tmp_path) -> None:
+    from PIL import Image
+
+    from logic.cli import main
+
+    png, gif = tmp_path / "d.png", tmp_path / "d.gif"
+    assert main(["render", "--diagram", "paper-12", "--out", str(png)]) == 0
+    assert Image.open(png).format == "PNG"
+    assert main(["render", D16, "--side", "white", "--method", "flood", "--out", str(gif)]) == 0
+    with Image.open(gif) as im:
+        assert im.format == "GIF" and im.n_frames > 5
+    assert main(["render", "--diagram", "nope", "--out", str(png)]) == 2
+    assert main(["render", D16, "--out", str(tmp_path / "x.jpg")]) == 2

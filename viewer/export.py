@@ -1,0 +1,140 @@
+"""Exports: the current frame as PNG, a whole trace as an animated GIF (Pillow),
+and the window-less ``pawnfence render``.  Files are written atomically (a
+temporary file in the same folder, then ``os.replace``)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import chess
+import pygame
+
+import logic
+from logic.verdict import Verdict
+from viewer.overlay import Overlay, live_overlay, step_overlay
+from viewer.render import Painter
+
+__all__ = ["compose_frame", "save_png", "save_gif", "render_to_file", "trace_frames",
+           "ExportError"]
+
+
+class ExportError(OSError):
+    """An export that could not be written; the message names the file."""
+
+
+def compose_frame(
+    painter: Painter,
+    board: chess.Board,
+    verdict: Verdict | None,
+    overlay: Overlay,
+    *,
+    size: int = 640,
+    flipped: bool = False,
+    caption: str = "",
+    explanation: str = "",
+) -> pygame.Surface:
+    """A stand-alone picture: banner, board with overlay, explanation line, legend."""
+    banner_h, legend_h, text_h = size // 10, size // 6, size // 18
+    surf = pygame.Surface((size, size + banner_h + legend_h + text_h))
+    surf.fill(painter.colours["background"])
+    head, sub, kind = banner_text(verdict, caption)
+    painter.render_banner(surf, pygame.Rect(4, 4, size - 8, banner_h - 8), head, sub, kind)
+    painter.render_board(surf, pygame.Rect(0, banner_h, size, size), board, overlay=overlay,
+                         flipped=flipped)
+    if explanation:
+        line = painter._fit(explanation, max(12, text_h * 3 // 4), size - 16)
+        surf.blit(line, (8, banner_h + size + 2))
+    painter.render_legend(surf, pygame.Rect(8, banner_h + size + text_h, size - 16, legend_h - 4))
+    return surf
+
+
+def banner_text(verdict: Verdict | None, caption: str = "") -> tuple[str, str, str]:
+    """``(headline, sub-line, kind)`` for a verdict; kind is blocked / open / na."""
+    if verdict is None:
+        return "Set up a position", caption, "na"
+    if verdict.status != "ok":
+        return (verdict.headline, caption or "the detectors need a legal king-and-pawn position",
+                "na")
+    kind = "blocked" if verdict.blocked else "open"
+    if verdict.blocked:
+        head = verdict.headline.replace(": blockage", " — blockage")
+    else:
+        head = f"{verdict.side}: {verdict.reason}"
+    return head, caption or verdict.reason, kind
+
+
+def _atomic_write(path: Path, write) -> None:
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
+    except OSError as exc:
+        raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except (OSError, pygame.error, ValueError) as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise ExportError(f"cannot write {path}: {exc}") from None
+
+
+def save_png(surface: pygame.Surface, path: str | Path) -> Path:
+    """Save ``surface`` as a PNG at ``path`` (atomically); returns the path."""
+    path = Path(path)
+    _atomic_write(path, lambda tmp: pygame.image.save(surface, tmp, "png"))
+    return path
+
+
+def save_gif(frames: list[pygame.Surface], path: str | Path, *, duration_ms: int = 600,
+             last_ms: int = 2500) -> Path:
+    """Save ``frames`` as a looping animated GIF at ``path`` (atomically, via Pillow)."""
+    from PIL import Image
+
+    if not frames:
+        raise ExportError(f"cannot write {path}: no frames")
+    images = [Image.frombytes("RGB", f.get_size(), pygame.image.tobytes(f, "RGB"))
+              .quantize(colors=128, method=Image.Quantize.MEDIANCUT) for f in frames]
+    durations = [duration_ms] * (len(images) - 1) + [last_ms]
+    path = Path(path)
+    _atomic_write(path, lambda tmp: images[0].save(
+        tmp, format="GIF", save_all=True, append_images=images[1:], duration=durations,
+        loop=0, optimize=False))
+    return path
+
+
+def trace_frames(painter: Painter, board: chess.Board, verdict: Verdict, *, size: int = 480,
+                 flipped: bool = False, caption: str = "") -> Iterator[pygame.Surface]:
+    """One picture per step of ``verdict.steps``, then the live verdict."""
+    n = len(verdict.steps)
+    for k, step in enumerate(verdict.steps):
+        yield compose_frame(painter, board, verdict, step_overlay(verdict, k), size=size,
+                            flipped=flipped, caption=f"step {k + 1} of {n} · {step.phase}",
+                            explanation=f"[{step.section}] {step.text}")
+    yield compose_frame(painter, board, verdict, live_overlay(verdict), size=size,
+                        flipped=flipped, caption=caption, explanation=verdict.reason)
+
+
+def render_to_file(board: chess.Board, out: str | Path, *, side: chess.Color = chess.WHITE,
+                   method: str = "paper", size: int = 640, flipped: bool = False,
+                   caption: str = "") -> Path:
+    """Render ``board`` (PNG: the final verdict; GIF: every step) without a window."""
+    out = Path(out)
+    suffix = out.suffix.lower()
+    if suffix not in (".png", ".gif"):
+        raise ExportError(f"cannot write {out}: the file name must end in .png or .gif")
+    pygame.font.init()  # no display and no audio needed
+    painter = Painter()
+    verdict = logic.detect(board, side, method=method, trace=True)
+    if suffix == ".png":
+        surf = compose_frame(painter, board, verdict, live_overlay(verdict), size=size,
+                             flipped=flipped, caption=caption, explanation=verdict.reason)
+        return save_png(surf, out)
+    frames = list(trace_frames(painter, board, verdict, size=min(size, 560), flipped=flipped,
+                               caption=caption))
+    return save_gif(frames, out)

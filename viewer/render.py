@@ -1,0 +1,295 @@
+"""Drawing the board, its overlays, the verdict banner and the legend.
+
+``render_board`` is a pure function of (board, overlay, options) in the manner
+of ``chess.svg.board()``: keyword options and a colours dict, no state beyond
+the caches of pre-rendered tiles in :class:`Painter`.  The same code draws the
+window, PNG/GIF exports and ``pawnfence render``.
+"""
+
+from __future__ import annotations
+
+import chess
+import pygame
+
+from viewer.overlay import EMPTY, Overlay
+from viewer.pieces import PieceSet
+from viewer.theme import COLOURS, LEGEND, RGB
+
+__all__ = ["Painter", "square_at", "board_geometry"]
+
+
+def board_geometry(rect: pygame.Rect) -> tuple[int, int, int]:
+    """``(left, top, square)`` of the 8x8 grid inside ``rect`` (a margin for coordinates)."""
+    margin = max(14, rect.height // 36)
+    sq = max(8, (min(rect.width, rect.height) - margin) // 8)
+    left = rect.left + margin + (rect.width - margin - 8 * sq) // 2
+    top = rect.top + (rect.height - margin - 8 * sq) // 2
+    return left, top, sq
+
+
+def square_at(rect: pygame.Rect, pos: tuple[int, int], flipped: bool) -> chess.Square | None:
+    """The square under pixel ``pos`` of a board drawn in ``rect``, or None."""
+    left, top, sq = board_geometry(rect)
+    fx, fy = (pos[0] - left) // sq, (pos[1] - top) // sq
+    if not (0 <= fx < 8 and 0 <= fy < 8):
+        return None
+    return chess.square(7 - fx, fy) if flipped else chess.square(fx, 7 - fy)
+
+
+class Painter:
+    """Draws boards; holds fonts, pieces and pre-rendered overlay tiles per size."""
+
+    def __init__(self, colours: dict[str, RGB] | None = None) -> None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self.colours = {**COLOURS, **(colours or {})}
+        self.pieces = PieceSet()
+        self._fonts: dict[int, pygame.font.Font] = {}
+        self._tiles: dict[tuple[str, int], pygame.Surface] = {}
+
+    # -- resources ---------------------------------------------------------
+    def font(self, size: int) -> pygame.font.Font:
+        """The default font at ``size`` pixels (cached)."""
+        f = self._fonts.get(size)
+        if f is None:
+            f = self._fonts[size] = pygame.font.Font(None, size)
+        return f
+
+    def _tile(self, kind: str, size: int) -> pygame.Surface:
+        key = (kind, size)
+        t = self._tiles.get(key)
+        if t is not None:
+            return t
+        c = self.colours
+        t = pygame.Surface((size, size), pygame.SRCALPHA)
+        w = max(1, size // 28)
+        if kind == "hatch":  # marked squares: diagonal hatch
+            step = max(5, size // 6)
+            for i in range(-size, size, step):
+                pygame.draw.line(t, (*c["marked"], 230), (i, size), (i + size, 0), w + 1)
+        elif kind == "dots":  # the king's side / flood
+            t.fill((*c["below"], 70))
+            step = max(6, size // 5)
+            for y in range(step // 2, size, step):
+                for x in range(step // 2, size, step):
+                    pygame.draw.circle(t, (*c["below"], 220), (x, y), max(1, size // 36))
+        elif kind == "fence":  # fence squares: cross-hatch and a thick border
+            t.fill((*c["fence"], 60))
+            step = max(6, size // 4)
+            for i in range(-size, size, step):
+                pygame.draw.line(t, (*c["fence"], 200), (i, 0), (i + size, size), w)
+            pygame.draw.rect(t, c["fence"], t.get_rect(), max(2, size // 14))
+        elif kind == "processed":
+            t.fill((*c["processed"], 90))
+        elif kind == "changed":
+            pygame.draw.rect(t, c["changed"], t.get_rect(), max(3, size // 10))
+            pygame.draw.rect(t, (0, 0, 0), t.get_rect().inflate(-2 * max(3, size // 10), -2 * max(
+                3, size // 10)), 1)
+        elif kind == "kingmask":
+            pygame.draw.rect(t, (*c["ok"], 200), t.get_rect().inflate(-size // 8, -size // 8),
+                             max(1, size // 28))
+        self._tiles[key] = t
+        return t
+
+    def _badge(self, letter: str, ok: bool | None, size: int) -> pygame.Surface:
+        key = (f"badge:{letter}:{ok}", size)
+        t = self._tiles.get(key)
+        if t is not None:
+            return t
+        c = self.colours
+        d = max(12, size * 2 // 5)
+        t = pygame.Surface((d, d), pygame.SRCALPHA)
+        colour = c["fixed"] if ok is None else c["ok"] if ok else c["breaks"]
+        pygame.draw.circle(t, colour, (d // 2, d // 2), d // 2)
+        pygame.draw.circle(t, (0, 0, 0), (d // 2, d // 2), d // 2, max(1, d // 12))
+        if ok is False:  # a breaking pawn also gets a dashed white ring
+            pygame.draw.circle(t, (255, 255, 255), (d // 2, d // 2), d // 2 - max(2, d // 8), 1)
+        text = self.font(int(d * 0.9)).render(letter, True, (255, 255, 255))
+        t.blit(text, text.get_rect(center=(d // 2, d // 2 + 1)))
+        self._tiles[key] = t
+        return t
+
+    # -- drawing -----------------------------------------------------------
+    def render_board(
+        self,
+        surface: pygame.Surface,
+        rect: pygame.Rect,
+        board: chess.Board,
+        *,
+        overlay: Overlay = EMPTY,
+        flipped: bool = False,
+        coordinates: bool = True,
+        hide_square: chess.Square | None = None,
+        structure: dict[str, object] | None = None,
+    ) -> None:
+        """Draw ``board`` with ``overlay`` into ``rect`` of ``surface``.
+
+        ``hide_square`` leaves one piece out (the one being dragged); ``structure``
+        is a :meth:`logic.pawns.PawnStructure.to_dict` for the pawn-structure layer.
+        """
+        c = self.colours
+        left, top, sq = board_geometry(rect)
+
+        def topleft(s: int) -> tuple[int, int]:
+            f, r = chess.square_file(s), chess.square_rank(s)
+            if flipped:
+                f, r = 7 - f, 7 - r
+            return left + f * sq, top + (7 - r) * sq
+
+        light, dark = c["square_light"], c["square_dark"]
+        for s in range(64):
+            x, y = topleft(s)
+            colour = light if (chess.square_file(s) + chess.square_rank(s)) % 2 else dark
+            surface.fill(colour, (x, y, sq, sq))
+        layers = (
+            (overlay.below & ~overlay.fence, "dots"),
+            (overlay.processed, "processed"),
+            (overlay.marked & ~overlay.fence, "hatch"),
+            (overlay.fence, "fence"),
+            (overlay.king_mask, "kingmask"),
+        )
+        for bb, kind in layers:
+            if bb:
+                tile = self._tile(kind, sq)
+                for s in chess.scan_forward(bb):
+                    surface.blit(tile, topleft(s))
+        if overlay.fence:
+            self._links(surface, overlay.fence, topleft, sq, c["fence"], max(3, sq // 9))
+        if overlay.path:
+            self._links(surface, overlay.path, topleft, sq, c["path"], max(3, sq // 10))
+        if structure:
+            self._structure(surface, structure, topleft, sq, left, top, flipped)
+        for s, piece in board.piece_map().items():
+            if s == hide_square:
+                continue
+            surface.blit(self.pieces.get(piece.symbol(), sq), topleft(s))
+        for s in chess.scan_forward(overlay.fixed & board.pawns):
+            x, y = topleft(s)
+            b = self._badge("F", None, sq)
+            surface.blit(b, (x + sq - b.get_width() - 1, y + 1))
+        for s, (letter, ok) in overlay.badges.items():
+            x, y = topleft(s)
+            b = self._badge(letter, ok, sq)
+            surface.blit(b, (x + sq - b.get_width() - 1, y + 1))
+        for s in chess.scan_forward(overlay.removed):
+            x, y = topleft(s)
+            w = max(3, sq // 10)
+            pygame.draw.line(surface, c["removed"], (x + sq // 6, y + sq // 6),
+                             (x + sq * 5 // 6, y + sq * 5 // 6), w)
+            pygame.draw.line(surface, c["removed"], (x + sq * 5 // 6, y + sq // 6),
+                             (x + sq // 6, y + sq * 5 // 6), w)
+        if overlay.changed:
+            tile = self._tile("changed", sq)
+            for s in chess.scan_forward(overlay.changed):
+                surface.blit(tile, topleft(s))
+        pygame.draw.rect(surface, (20, 20, 20), (left - 1, top - 1, 8 * sq + 2, 8 * sq + 2), 1)
+        if coordinates:
+            font = self.font(max(12, sq // 4))
+            for i in range(8):
+                f = 7 - i if flipped else i
+                t = font.render(chess.FILE_NAMES[f], True, c["coord"])
+                surface.blit(t, t.get_rect(midtop=(left + i * sq + sq // 2, top + 8 * sq + 1)))
+                r = i if flipped else 7 - i
+                t = font.render(chess.RANK_NAMES[r], True, c["coord"])
+                surface.blit(t, t.get_rect(midright=(left - 3, top + i * sq + sq // 2)))
+
+    @staticmethod
+    def _links(surface, bb, topleft, sq, colour, width) -> None:
+        """Thick segments between the centres of 4-adjacent squares of ``bb``."""
+        for s in chess.scan_forward(bb):
+            x, y = topleft(s)
+            a = (x + sq // 2, y + sq // 2)
+            pygame.draw.circle(surface, colour, a, width)
+            for n in (s + 1 if s & 7 != 7 else -1, s + 8 if s < 56 else -1):
+                if n >= 0 and bb >> n & 1:
+                    nx, ny = topleft(n)
+                    pygame.draw.line(surface, colour, a, (nx + sq // 2, ny + sq // 2), width)
+
+    def _structure(self, surface, st, topleft, sq, left, top, flipped) -> None:
+        """Pawn-structure layer: file tags above the board, tags on pawns."""
+        c = self.colours
+        font = self.font(max(11, sq // 5))
+        files = st.get("files", {})
+        tags = {"open": "open", "white_half_open": "½W", "black_half_open": "½B",
+                "closed": "closed"}
+        for key, word in tags.items():
+            for letter in files.get(key, []):
+                f = chess.FILE_NAMES.index(letter)
+                i = 7 - f if flipped else f
+                t = font.render(word, True, c["structure"])
+                y = top - (2 if key == "black_half_open" else 1) * t.get_height() - 1
+                surface.blit(t, t.get_rect(midtop=(left + i * sq + sq // 2, max(0, y))))
+        marks = {"rams": "R", "levers": "L", "backward": "bw", "stragglers": "S"}
+        for side in ("white", "black"):
+            data = st.get(side, {})
+            for key, word in marks.items():
+                for name in data.get(key, []):
+                    s = chess.parse_square(name)
+                    x, y = topleft(s)
+                    t = font.render(word, True, (255, 255, 255), c["structure"])
+                    dy = {"rams": 0, "levers": 1, "backward": 2, "stragglers": 2}[key]
+                    surface.blit(t, (x + 1, y + sq - (dy + 1) * t.get_height() - 1))
+
+    def render_banner(self, surface: pygame.Surface, rect: pygame.Rect, text: str, sub: str,
+                      kind: str) -> None:
+        """The verdict banner: a coloured bar with an icon letter, a headline and a sub-line."""
+        c = self.colours
+        colour = {"blocked": c["banner_blocked"], "open": c["banner_open"]}.get(kind,
+                                                                              c["banner_na"])
+        pygame.draw.rect(surface, c["panel"], rect, border_radius=6)
+        pygame.draw.rect(surface, colour, (rect.left, rect.top, 10, rect.height),
+                         border_top_left_radius=6, border_bottom_left_radius=6)
+        icon = {"blocked": "½", "open": "!"}.get(kind, "?")
+        r = max(9, rect.height * 3 // 10)
+        centre = (rect.left + 18 + r, rect.centery)
+        pygame.draw.circle(surface, colour, centre, r)
+        t = self.font(max(16, r * 3 // 2)).render(icon, True, (0, 0, 0))
+        surface.blit(t, t.get_rect(center=(centre[0], centre[1] + 1)))
+        x = centre[0] + r + 10
+        head = self._fit(text, max(16, rect.height * 9 // 20), rect.right - x - 8)
+        surface.blit(head, (x, rect.top + 4))
+        small = self._fit(sub, max(13, rect.height * 6 // 20), rect.right - x - 8, c["muted"])
+        surface.blit(small, (x, rect.bottom - small.get_height() - 4))
+
+    def _fit(self, text: str, size: int, width: int, colour: RGB | None = None) -> pygame.Surface:
+        """``text`` rendered at ``size``, shrunk (then cut) to fit ``width`` pixels."""
+        colour = colour or self.colours["text"]
+        floor = max(13, size * 3 // 4)
+        while size > floor and self.font(size).size(text)[0] > width:
+            size -= 1
+        while len(text) > 4 and self.font(size).size(text)[0] > width:
+            text = text[:-2].rstrip() + "…"
+        return self.font(size).render(text, True, colour)
+
+    def render_legend(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        """The always-visible legend, in two columns."""
+        c = self.colours
+        col_w = rect.width // 2
+        per_col = (len(LEGEND) + 1) // 2
+        size = max(11, min(18, rect.height // per_col - 6))
+        font = self.font(size)
+        sw = size + 4
+        for i, item in enumerate(LEGEND):
+            x = rect.left + (i // per_col) * col_w
+            y = rect.top + (i % per_col) * (size + 6)
+            swatch = pygame.Rect(x, y, sw, sw - 4)
+            surface.fill(c["square_light"], swatch)
+            if item.style == "hatch":
+                surface.blit(self._tile("hatch", sw), swatch, (0, 0, sw, sw - 4))
+            elif item.style == "fence":
+                surface.blit(self._tile("fence", sw), swatch, (0, 0, sw, sw - 4))
+            elif item.style == "dots":
+                surface.blit(self._tile("dots", sw), swatch, (0, 0, sw, sw - 4))
+            elif item.style == "outline":
+                pygame.draw.rect(surface, c[item.colour], swatch, 3)
+            elif item.style == "thin":
+                pygame.draw.rect(surface, c[item.colour], swatch.inflate(-4, -4), 2)
+            elif item.style == "cross":
+                pygame.draw.line(surface, c[item.colour], swatch.topleft, swatch.bottomright, 3)
+                pygame.draw.line(surface, c[item.colour], swatch.topright, swatch.bottomleft, 3)
+            elif item.style == "badge":
+                pygame.draw.rect(surface, c[item.colour], swatch, border_radius=sw // 2)
+                t = font.render(item.letter[0], True, (255, 255, 255))
+                surface.blit(t, t.get_rect(center=swatch.center))
+            label = item.text if item.style != "badge" else f"{item.letter}: {item.text}"
+            surface.blit(font.render(label, True, c["text"]), (x + sw + 6, y))

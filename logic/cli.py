@@ -57,6 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--rounds", type=int, default=7, help="timing rounds (best is reported)")
     b.add_argument("--file", help="EPD/FEN file to time instead of the built-in set")
     b.add_argument("--json", action="store_true")
+    b.add_argument("--viewer", action="store_true",
+                   help="time the viewer's frames (dummy video driver) instead")
     return p
 
 
@@ -269,6 +271,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return _render(args, out)
     if args.command == "diagrams":
         return _diagrams(out)
+    if args.command == "bench" and args.viewer:
+        from viewer.bench import run_viewer_bench
+
+        run_viewer_bench(out)
+        return 0
     if args.command == "bench":
         from logic.bench import run_bench
 

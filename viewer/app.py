@@ -280,8 +280,8 @@ class App:
             self.step_label.set_text(f"step {tl.index + 1} of {n} · {step.phase}")
             self.scrubber.set_current_value(tl.index)
         self.speed_label.set_text(f"{tl.speed:.1f} steps/s")
-        self.explain_box.set_text(self._explanation_html())
-        self.caption_box.set_text(self._caption_html())
+        _set_html(self.explain_box, self._explanation_html())
+        _set_html(self.caption_box, self._caption_html())
 
     def _show_status(self) -> None:
         board = self.editor.board
@@ -790,6 +790,13 @@ class App:
 
     def settings_dict(self) -> dict[str, Any]:
         return asdict(self.settings)
+
+
+def _set_html(box: UITextBox, html: str) -> None:
+    """Re-lay out a text box only when its text changes (layout costs milliseconds)."""
+    if getattr(box, "_pawnfence_html", None) != html:
+        box.set_text(html)
+        box._pawnfence_html = html  # type: ignore[attr-defined]
 
 
 def _esc(text: str) -> str:

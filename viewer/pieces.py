@@ -25,6 +25,8 @@ class PieceSet:
         surf = self._cache.get(key)
         if surf is None:
             surf = self._load(symbol, size)
+            if pygame.display.get_init() and pygame.display.get_surface() is not None:
+                surf = surf.convert_alpha()
             if len(self._cache) > 96:  # old sizes after resizes
                 self._cache.clear()
             self._cache[key] = surf

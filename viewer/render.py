@@ -15,7 +15,15 @@ from viewer.overlay import EMPTY, Overlay
 from viewer.pieces import PieceSet
 from viewer.theme import COLOURS, LEGEND, RGB
 
-__all__ = ["Painter", "square_at", "board_geometry"]
+__all__ = ["Painter", "square_at", "board_geometry", "display_format"]
+
+
+def display_format(surface: pygame.Surface, alpha: bool = True) -> pygame.Surface:
+    """``surface`` converted to the window's pixel format when a window exists (alpha
+    blits of converted surfaces are several times faster); unchanged otherwise."""
+    if pygame.display.get_init() and pygame.display.get_surface() is not None:
+        return surface.convert_alpha() if alpha else surface.convert()
+    return surface
 
 
 def board_geometry(rect: pygame.Rect) -> tuple[int, int, int]:
@@ -46,6 +54,15 @@ class Painter:
         self.pieces = PieceSet()
         self._fonts: dict[int, pygame.font.Font] = {}
         self._tiles: dict[tuple[str, int], pygame.Surface] = {}
+        self._cache: dict[tuple[object, ...], pygame.Surface] = {}  # text, legend, banner
+
+    def _cached(self, key: tuple[object, ...], make) -> pygame.Surface:
+        surf = self._cache.get(key)
+        if surf is None:
+            if len(self._cache) > 256:
+                self._cache.clear()
+            surf = self._cache[key] = display_format(make())
+        return surf
 
     # -- resources ---------------------------------------------------------
     def font(self, size: int) -> pygame.font.Font:
@@ -88,7 +105,7 @@ class Painter:
         elif kind == "kingmask":
             pygame.draw.rect(t, (*c["ok"], 200), t.get_rect().inflate(-size // 8, -size // 8),
                              max(1, size // 28))
-        self._tiles[key] = t
+        t = self._tiles[key] = display_format(t)
         return t
 
     def _badge(self, letter: str, ok: bool | None, size: int) -> pygame.Surface:
@@ -106,7 +123,7 @@ class Painter:
             pygame.draw.circle(t, (255, 255, 255), (d // 2, d // 2), d // 2 - max(2, d // 8), 1)
         text = self.font(int(d * 0.9)).render(letter, True, (255, 255, 255))
         t.blit(text, text.get_rect(center=(d // 2, d // 2 + 1)))
-        self._tiles[key] = t
+        t = self._tiles[key] = display_format(t)
         return t
 
     # -- drawing -----------------------------------------------------------
@@ -136,11 +153,7 @@ class Painter:
                 f, r = 7 - f, 7 - r
             return left + f * sq, top + (7 - r) * sq
 
-        light, dark = c["square_light"], c["square_dark"]
-        for s in range(64):
-            x, y = topleft(s)
-            colour = light if (chess.square_file(s) + chess.square_rank(s)) % 2 else dark
-            surface.fill(colour, (x, y, sq, sq))
+        surface.blit(self._squares(sq, flipped, coordinates), (left - sq, top))
         layers = (
             (overlay.below & ~overlay.fence, "dots"),
             (overlay.processed, "processed"),
@@ -182,16 +195,37 @@ class Painter:
             tile = self._tile("changed", sq)
             for s in chess.scan_forward(overlay.changed):
                 surface.blit(tile, topleft(s))
-        pygame.draw.rect(surface, (20, 20, 20), (left - 1, top - 1, 8 * sq + 2, 8 * sq + 2), 1)
-        if coordinates:
-            font = self.font(max(12, sq // 4))
-            for i in range(8):
-                f = 7 - i if flipped else i
-                t = font.render(chess.FILE_NAMES[f], True, c["coord"])
-                surface.blit(t, t.get_rect(midtop=(left + i * sq + sq // 2, top + 8 * sq + 1)))
-                r = i if flipped else 7 - i
-                t = font.render(chess.RANK_NAMES[r], True, c["coord"])
-                surface.blit(t, t.get_rect(midright=(left - 3, top + i * sq + sq // 2)))
+
+    def _squares(self, sq: int, flipped: bool, coordinates: bool) -> pygame.Surface:
+        """The empty board with its frame and coordinates (transparent margins), cached."""
+
+        def make() -> pygame.Surface:
+            c = self.colours
+            surf = pygame.Surface((10 * sq, 8 * sq + sq))
+            surf.fill(c["background"])
+            for f in range(8):
+                for r in range(8):
+                    colour = c["square_light"] if (f + r) % 2 else c["square_dark"]
+                    x = (7 - f if flipped else f) + 1
+                    y = r if flipped else 7 - r
+                    surf.fill(colour, (x * sq, y * sq, sq, sq))
+            pygame.draw.rect(surf, (20, 20, 20), (sq - 1, 0, 8 * sq + 2, 8 * sq + 1), 1)
+            if coordinates:
+                font = self.font(max(12, sq // 4))
+                for i in range(8):
+                    f = 7 - i if flipped else i
+                    t = font.render(chess.FILE_NAMES[f], True, c["coord"])
+                    surf.blit(t, t.get_rect(midtop=(sq + i * sq + sq // 2, 8 * sq + 1)))
+                    r = i if flipped else 7 - i
+                    t = font.render(chess.RANK_NAMES[r], True, c["coord"])
+                    surf.blit(t, t.get_rect(midright=(sq - 3, i * sq + sq // 2)))
+            return surf
+
+        key = ("squares", sq, flipped, coordinates)
+        surf = self._cache.get(key)
+        if surf is None:
+            surf = self._cache[key] = display_format(make(), alpha=False)
+        return surf
 
     @staticmethod
     def _links(surface, bb, topleft, sq, colour, width) -> None:
@@ -233,7 +267,15 @@ class Painter:
     def render_banner(self, surface: pygame.Surface, rect: pygame.Rect, text: str, sub: str,
                       kind: str) -> None:
         """The verdict banner: a coloured bar with an icon letter, a headline and a sub-line."""
+        surf = self._cached(("banner", text, sub, kind, rect.size),
+                            lambda: self._make_banner(rect.size, text, sub, kind))
+        surface.blit(surf, rect)
+
+    def _make_banner(self, size: tuple[int, int], text: str, sub: str,
+                     kind: str) -> pygame.Surface:
         c = self.colours
+        rect = pygame.Rect((0, 0), size)
+        surface = pygame.Surface(size, pygame.SRCALPHA)
         colour = {"blocked": c["banner_blocked"], "open": c["banner_open"]}.get(kind,
                                                                               c["banner_na"])
         pygame.draw.rect(surface, c["panel"], rect, border_radius=6)
@@ -250,10 +292,15 @@ class Painter:
         surface.blit(head, (x, rect.top + 4))
         small = self._fit(sub, max(13, rect.height * 6 // 20), rect.right - x - 8, c["muted"])
         surface.blit(small, (x, rect.bottom - small.get_height() - 4))
+        return surface
 
     def _fit(self, text: str, size: int, width: int, colour: RGB | None = None) -> pygame.Surface:
-        """``text`` rendered at ``size``, shrunk (then cut) to fit ``width`` pixels."""
+        """``text`` rendered at ``size``, shrunk (then cut) to fit ``width`` pixels (cached)."""
         colour = colour or self.colours["text"]
+        return self._cached(("fit", text, size, width, colour),
+                            lambda: self._make_fit(text, size, width, colour))
+
+    def _make_fit(self, text: str, size: int, width: int, colour: RGB) -> pygame.Surface:
         floor = max(13, size * 3 // 4)
         while size > floor and self.font(size).size(text)[0] > width:
             size -= 1
@@ -262,10 +309,17 @@ class Painter:
         return self.font(size).render(text, True, colour)
 
     def render_legend(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
-        """The always-visible legend, in two columns."""
+        """The always-visible legend (cached per size)."""
+        surf = self._cached(("legend", rect.size), lambda: self._make_legend(rect.size))
+        surface.blit(surf, rect)
+
+    def _make_legend(self, size: tuple[int, int]) -> pygame.Surface:
         c = self.colours
-        col_w = rect.width // 2
-        per_col = (len(LEGEND) + 1) // 2
+        rect = pygame.Rect((0, 0), size)
+        surface = pygame.Surface(size, pygame.SRCALPHA)
+        columns = 3 if rect.width >= 600 else 2
+        col_w = rect.width // columns
+        per_col = -(-len(LEGEND) // columns)
         size = max(11, min(18, rect.height // per_col - 6))
         font = self.font(size)
         sw = size + 4
@@ -292,4 +346,5 @@ class Painter:
                 t = font.render(item.letter[0], True, (255, 255, 255))
                 surface.blit(t, t.get_rect(center=swatch.center))
             label = item.text if item.style != "badge" else f"{item.letter}: {item.text}"
-            surface.blit(font.render(label, True, c["text"]), (x + sw + 6, y))
+            surface.blit(self._fit(label, size, col_w - sw - 12), (x + sw + 6, y))
+        return surface

@@ -1,0 +1,92 @@
+"""``pawnfence bench --viewer``: frame times of the real window on the dummy driver.
+
+Three figures from one run, at a window whose board is 800 x 800 pixels: a bare
+board frame, a frame with every overlay on (marked, fence, king side, DFS path,
+processed squares, removed pawns, fixed/dynamic badges, king requirement,
+changed squares, pawn-structure layer, legend, banner and widgets), and the
+re-analysis an edit triggers (both sides, traced, plus the structure layer).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import TextIO
+
+__all__ = ["run_viewer_bench"]
+
+
+def run_viewer_bench(out: TextIO, rounds: int = 200) -> dict[str, float]:
+    """Print and return milliseconds per frame / per re-analysis."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import chess
+    import pygame
+
+    from viewer.app import App
+    from viewer.overlay import Overlay
+    from viewer.render import board_geometry
+    from viewer.settings import Settings
+
+    fen = "4k3/2p5/1p2p1p1/p1p1P1P1/P1P3p1/1P6/5PK1/8 b - - 0 1"  # Diagram 3: every layer
+    app = App(Settings(fen=fen, structure=True), size=(1300, 1010))
+    _, _, sq = board_geometry(app._areas()[1])
+    app.run(max_frames=2)
+    v = app.verdict
+    everything = Overlay(
+        marked=v.marked, fence=v.fence, below=v.below, path=v.fence, processed=v.marked,
+        removed=v.removed | chess.BB_G4, fixed=v.fixed, changed=v.fence & -v.fence,
+        badges={s: ("B", i % 2 == 0) for i, s in enumerate(chess.scan_forward(
+            app.editor.board.pawns & app.editor.board.occupied_co[chess.WHITE]))},
+        king_mask=chess.BB_FILE_F,
+    )
+
+    def frame_ms(overlay_on: bool) -> float:
+        app.structure_layer = overlay_on
+        app.reanalyse(keep=False)
+        app.overlay = (lambda: everything) if overlay_on else (lambda: Overlay())  # type: ignore
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            for _ in range(rounds):
+                app.draw()
+                app.manager.draw_ui(app.screen)
+                pygame.display.flip()
+            best = min(best, (time.perf_counter() - t0) / rounds * 1000)
+        return best
+
+    bare = frame_ms(False)
+    full = frame_ms(True)
+    import logic
+    from logic.pawns import PawnStructure
+
+    fens = [fen, "5k2/8/8/1p2p1p1/1P2P1P1/8/5P2/3K4 w - - 0 1"]
+    boards = [chess.Board(f) for f in fens]
+    logic_ms = edit_ms = float("inf")
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for i in range(20):  # the detector's share: both sides, traced, structure layer
+            logic.clear_cache()
+            b = boards[i % 2]
+            logic.detect(b, chess.WHITE, trace=True)
+            logic.detect(b, chess.BLACK)
+            PawnStructure.analyse(b).to_dict()
+        logic_ms = min(logic_ms, (time.perf_counter() - t0) / 20 * 1000)
+        t0 = time.perf_counter()
+        for i in range(20):  # a whole edit: detector plus every widget whose text changes
+            logic.clear_cache()
+            app.editor.set_fen(fens[i % 2])
+            app.edited()
+        edit_ms = min(edit_ms, (time.perf_counter() - t0) / 20 * 1000)
+    app.close()
+    best = logic_ms
+    result = {"board_px": 8 * sq, "bare_frame_ms": bare, "overlay_frame_ms": full,
+              "reanalysis_ms": logic_ms, "edit_with_widgets_ms": edit_ms}
+    out.write(f"viewer frame on the dummy driver, board {8 * sq}x{8 * sq} px, best of 3x{rounds}\n")
+    out.write(f"  bare board frame                 {bare:6.2f} ms\n")
+    out.write(f"  every overlay on                 {full:6.2f} ms   ({full / bare:.2f}x bare)\n")
+    out.write(f"  re-analysis after an edit        {best:6.2f} ms   (both sides, traced, "
+              "structure layer)\n")
+    out.write(f"  edit frame (overlays + analysis) {full + best:6.2f} ms\n")
+    out.write(f"  edit incl. widget text relayout  {edit_ms:6.2f} ms   (pygame_gui text boxes)\n")
+    return result

@@ -129,8 +129,10 @@ class App:
         panel_w = max(330, min(420, w * 34 // 100))
         left_w = w - panel_w
         banner = pygame.Rect(8, 6, left_w - 16, 64)
-        legend_h = 96
-        board = pygame.Rect(4, banner.bottom + 4, left_w - 8, h - banner.bottom - legend_h - 12)
+        legend_h = 96 + (20 if self.structure_layer else 0)
+        tags = 22 if self.structure_layer else 0  # the structure layer's file tags
+        board = pygame.Rect(4, banner.bottom + 4 + tags, left_w - 8,
+                            h - banner.bottom - legend_h - 12 - tags)
         legend = pygame.Rect(12, board.bottom + 6, left_w - 24, legend_h)
         panel = pygame.Rect(left_w, 0, panel_w, h)
         return banner, board, legend, panel
@@ -692,7 +694,7 @@ class App:
             _, _, sq = board_geometry(board_rect)
             img = self.painter.pieces.get(p["piece"].symbol(), sq)
             screen.blit(img, img.get_rect(center=p["cursor"]))
-        self.painter.render_legend(screen, legend)
+        self.painter.render_legend(screen, legend, structure=self.structure_layer)
         if self.message_frames > 0:
             self.message_frames -= 1
             t = self.painter._fit(self.message, 20, board_rect.width - 20)
@@ -714,11 +716,12 @@ class App:
         title = self.painter.font(size + 6).render("Keys and mouse", True, (255, 255, 255))
         self.screen.blit(title, (box.left + 16, y))
         y += title.get_height() + 8
+        key_w = max(font.size(keys)[0] for keys, _ in HELP_LINES) + 28
         for keys, what in HELP_LINES:
             self.screen.blit(font.render(keys, True, self.painter.colours["changed"]),
                              (box.left + 16, y))
-            self.screen.blit(self.painter._fit(what, size, box.width - 210),
-                             (box.left + 190, y))
+            self.screen.blit(self.painter._fit(what, size, box.width - key_w - 24),
+                             (box.left + 16 + key_w, y))
             y += size + 4
 
     def handle(self, event: pygame.event.Event) -> None:

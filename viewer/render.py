@@ -242,17 +242,17 @@ class Painter:
     def _structure(self, surface, st, topleft, sq, left, top, flipped) -> None:
         """Pawn-structure layer: file tags above the board, tags on pawns."""
         c = self.colours
-        font = self.font(max(11, sq // 5))
+        font = self.font(max(13, sq // 4))
         files = st.get("files", {})
-        tags = {"open": "open", "white_half_open": "½W", "black_half_open": "½B",
+        tags = {"open": "open", "white_half_open": "½ open W", "black_half_open": "½ open B",
                 "closed": "closed"}
         for key, word in tags.items():
             for letter in files.get(key, []):
                 f = chess.FILE_NAMES.index(letter)
                 i = 7 - f if flipped else f
-                t = font.render(word, True, c["structure"])
-                y = top - (2 if key == "black_half_open" else 1) * t.get_height() - 1
-                surface.blit(t, t.get_rect(midtop=(left + i * sq + sq // 2, max(0, y))))
+                t = self._cached(("pill", word, font.get_height()),
+                                 lambda word=word: self._pill(word, font))
+                surface.blit(t, t.get_rect(midbottom=(left + i * sq + sq // 2, top - 2)))
         marks = {"rams": "R", "levers": "L", "backward": "bw", "stragglers": "S"}
         for side in ("white", "black"):
             data = st.get(side, {})
@@ -260,9 +260,18 @@ class Painter:
                 for name in data.get(key, []):
                     s = chess.parse_square(name)
                     x, y = topleft(s)
-                    t = font.render(word, True, (255, 255, 255), c["structure"])
+                    t = self._cached(("pill", word, font.get_height()),
+                                     lambda word=word: self._pill(word, font))
                     dy = {"rams": 0, "levers": 1, "backward": 2, "stragglers": 2}[key]
                     surface.blit(t, (x + 1, y + sq - (dy + 1) * t.get_height() - 1))
+
+    def _pill(self, word: str, font: pygame.font.Font) -> pygame.Surface:
+        text = font.render(word, True, (255, 255, 255))
+        pill = pygame.Surface((text.get_width() + 8, text.get_height() + 2), pygame.SRCALPHA)
+        pygame.draw.rect(pill, self.colours["structure"], pill.get_rect(), border_radius=5)
+        pygame.draw.rect(pill, (0, 0, 0), pill.get_rect(), 1, border_radius=5)
+        pill.blit(text, (4, 1))
+        return pill
 
     def render_banner(self, surface: pygame.Surface, rect: pygame.Rect, text: str, sub: str,
                       kind: str) -> None:
@@ -301,22 +310,30 @@ class Painter:
                             lambda: self._make_fit(text, size, width, colour))
 
     def _make_fit(self, text: str, size: int, width: int, colour: RGB) -> pygame.Surface:
-        floor = max(13, size * 3 // 4)
+        floor = max(15, size * 3 // 4)
         while size > floor and self.font(size).size(text)[0] > width:
             size -= 1
         while len(text) > 4 and self.font(size).size(text)[0] > width:
             text = text[:-2].rstrip() + "…"
         return self.font(size).render(text, True, colour)
 
-    def render_legend(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
-        """The always-visible legend (cached per size)."""
-        surf = self._cached(("legend", rect.size), lambda: self._make_legend(rect.size))
+    def render_legend(self, surface: pygame.Surface, rect: pygame.Rect, *,
+                      structure: bool = False) -> None:
+        """The always-visible legend (cached per size); ``structure`` adds the layer's key."""
+        surf = self._cached(("legend", rect.size, structure),
+                            lambda: self._make_legend(rect.size, structure))
         surface.blit(surf, rect)
 
-    def _make_legend(self, size: tuple[int, int]) -> pygame.Surface:
+    def _make_legend(self, size: tuple[int, int], structure: bool) -> pygame.Surface:
         c = self.colours
-        rect = pygame.Rect((0, 0), size)
         surface = pygame.Surface(size, pygame.SRCALPHA)
+        if structure:
+            key = ("pawn structure: R ram · L lever · bw backward · S straggler; "
+                   "files open / closed / ½ open (half-open for W or B)")
+            line = self._fit(key, 18, size[0], c["structure"])
+            surface.blit(line, (0, size[1] - line.get_height()))
+            size = (size[0], size[1] - line.get_height() - 2)
+        rect = pygame.Rect((0, 0), size)
         columns = 3 if rect.width >= 600 else 2
         col_w = rect.width // columns
         per_col = -(-len(LEGEND) // columns)

@@ -241,7 +241,6 @@ class Painter:
 
     def _structure(self, surface, st, topleft, sq, left, top, flipped) -> None:
         """Pawn-structure layer: file tags above the board, tags on pawns."""
-        c = self.colours
         font = self.font(max(13, sq // 4))
         files = st.get("files", {})
         tags = {"open": "open", "white_half_open": "½ open W", "black_half_open": "½ open B",

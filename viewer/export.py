@@ -38,7 +38,7 @@ def compose_frame(
     explanation: str = "",
 ) -> pygame.Surface:
     """A stand-alone picture: banner, board with overlay, explanation line, legend."""
-    banner_h, legend_h, text_h = size // 10, size // 6, size // 18
+    banner_h, legend_h, text_h = max(56, size // 10), max(130, size // 5), max(24, size // 18)
     surf = pygame.Surface((size, size + banner_h + legend_h + text_h))
     surf.fill(painter.colours["background"])
     head, sub, kind = banner_text(verdict, caption)
@@ -77,6 +77,9 @@ def _atomic_write(path: Path, write) -> None:
     os.close(fd)
     try:
         write(tmp)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; exports are ordinary files
         os.replace(tmp, path)
     except (OSError, pygame.error, ValueError) as exc:
         with contextlib.suppress(OSError):

@@ -75,7 +75,43 @@ def measure(boards: list[chess.Board], rounds: int = 7) -> dict[str, float]:
         both()
         out[f"{method}_cached_us"] = _best(rounds, lambda: None, both) / n * 1e6
     logic.clear_cache()
+    out.update(measure_kpk(rounds))
     return out
+
+
+def measure_kpk(rounds: int = 7) -> dict[str, float]:
+    """KPK: seconds to build the bitbase, microseconds per probe (board and raw index)."""
+    from logic import kpk
+
+    t0 = time.perf_counter()
+    kpk.build()
+    build_s = time.perf_counter() - t0
+    kpk.load_bitbase()
+    boards = []
+    for p in (chess.A2, chess.D4, chess.G6, chess.E7):
+        for wk, bk in ((chess.A1, chess.H8), (chess.E1, chess.E8), (chess.H3, chess.C6)):
+            b = chess.Board(None)
+            b.set_piece_at(p, chess.Piece(chess.PAWN, chess.WHITE))
+            b.set_piece_at(wk, chess.Piece(chess.KING, chess.WHITE))
+            b.set_piece_at(bk, chess.Piece(chess.KING, chess.BLACK))
+            if b.is_valid():
+                boards.append(b)
+    raws = [kpk.normalise(b)[:4] for b in boards]
+    n = len(boards) * 200
+
+    def by_board() -> None:
+        for _ in range(200):
+            for b in boards:
+                kpk.probe_board(b)
+
+    def by_index() -> None:
+        for _ in range(200):
+            for r in raws:
+                kpk.probe(*r)
+
+    return {"kpk_build_s": build_s,
+            "kpk_probe_board_us": _best(rounds, lambda: None, by_board) / n * 1e6,
+            "kpk_probe_index_us": _best(rounds, lambda: None, by_index) / n * 1e6}
 
 
 def run_bench(args: argparse.Namespace, out: TextIO) -> int:
@@ -95,4 +131,7 @@ def run_bench(args: argparse.Namespace, out: TextIO) -> int:
                   f"{u / p:.2f}x parse\n")
         out.write(f"  {method:5s} detect, cached          {c:8.2f} us/position   "
                   f"{c / p:.2f}x parse   ({u / c:.1f}x faster than uncached)\n")
+    out.write(f"  KPK bitbase build               {r['kpk_build_s']:8.2f} s\n")
+    out.write(f"  KPK probe of a chess.Board      {r['kpk_probe_board_us']:8.2f} us "
+              f"(normalise + lookup); of an index {r['kpk_probe_index_us']:.2f} us\n")
     return 0

@@ -62,6 +62,19 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def kpk_summary(board: chess.Board) -> dict[str, object] | None:
+    """See :func:`logic.kpk_rules.summary`."""
+    from logic.kpk_rules import summary
+
+    return summary(board)
+
+
+def _kpk_line(summary: dict[str, object]) -> str:
+    from logic.kpk_rules import summary_line
+
+    return summary_line(summary)
+
+
 def _explain(args: argparse.Namespace, out: TextIO) -> int:
     fen = " ".join(args.fen)
     try:
@@ -70,8 +83,12 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
         print(f"pawnfence: {exc}", file=sys.stderr)
         return 2
     verdicts = [logic.detect(board, c, method=args.method, trace=True) for c in _SIDES[args.side]]
+    kpk = kpk_summary(board)
     if args.json:
-        json.dump({"fen": board.fen(), "verdicts": [v.to_dict() for v in verdicts]}, out, indent=1)
+        data: dict[str, object] = {"fen": board.fen(), "verdicts": [v.to_dict() for v in verdicts]}
+        if kpk is not None:
+            data["kpk"] = kpk
+        json.dump(data, out, indent=1)
         out.write("\n")
         return 0
     out.write(f"{board.fen()}   ({args.method} method)\n")
@@ -83,6 +100,8 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"\n=> {v.headline}\n   {v.reason}\n")
         for note in v.pawns:
             out.write(f"   {'ok ' if note.ok else 'NO '} {note.reason}\n")
+    if kpk is not None:
+        out.write(f"\n{_kpk_line(kpk)}\n")
     return 0
 
 
@@ -103,6 +122,9 @@ def classify_lines(lines: Iterator[str], method: str) -> Iterator[dict[str, obje
                     side["status"] = v.status
                     side["reason"] = v.reason
                 obj[chess.COLOR_NAMES[color]] = side
+            kpk = kpk_summary(board)
+            if kpk is not None:
+                obj["kpk"] = kpk["result"]
         except (ValueError, AssertionError, IndexError) as exc:
             obj = {"line": n, "error": str(exc)}
         yield obj

@@ -259,3 +259,15 @@ def test_render_command_writes_png_and_gif(tmp_path) -> None:
         assert im.format == "GIF" and im.n_frames > 5
     assert main(["render", "--diagram", "nope", "--out", str(png)]) == 2
     assert main(["render", D16, "--out", str(tmp_path / "x.jpg")]) == 2
+
+
+def test_kpk_position_shows_verdict_rule_square_and_key_squares(app: App) -> None:
+    app.load_fen("8/8/8/8/7k/8/P7/K7 w - - 0 1")
+    frames(app, [])
+    assert app.kpk == {"result": "win", "side": "white", "rule": "outside-square*",
+                       "rule_text": app.kpk["rule_text"]}
+    overlay = app.overlay()
+    assert overlay.kpk_keys == chess.BB_B7 | chess.BB_B8  # rook pawn: b7, b8
+    assert overlay.kpk_square >> chess.A8 & 1 and overlay.kpk_square >> chess.F3 & 1
+    assert not overlay.kpk_square >> chess.H4 & 1  # Black's king is outside the square
+    assert "heuristic rule outside-square*" in app._explanation_html()

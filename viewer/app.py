@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from pygame_gui.elements import (
 )
 
 import logic
+from logic import kpk_rules
 from logic.diagrams import Diagram, load_diagrams
 from logic.pawns import PawnStructure
 from logic.position import PositionError, parse_epd_line
@@ -110,6 +111,8 @@ class App:
         self.verdict: Verdict | None = None
         self.other: Verdict | None = None
         self.structure: dict[str, Any] | None = None
+        self.kpk: dict[str, object] | None = None
+        self.kpk_boards = (0, 0)
         self._press: dict[str, Any] | None = None  # mouse gesture in progress
         self._fen_typing = False
         self.manager = pygame_gui.UIManager(self.screen.get_size())
@@ -236,6 +239,9 @@ class App:
         self.structure = None
         if self.structure_layer:
             self.structure = PawnStructure.analyse(board).to_dict()
+        self.kpk = kpk_rules.summary(board)
+        self.kpk_boards = ((kpk_rules.pawn_square(board), kpk_rules.key_squares(board))
+                           if self.kpk else (0, 0))
         self._refresh_widgets()
 
     def edited(self) -> None:
@@ -301,6 +307,8 @@ class App:
             return ""
         if tl.index is None:
             lines = [f"<b>{_esc(v.headline)}</b>", _esc(v.reason)]
+            if self.kpk:
+                lines.insert(0, f"<b>{_esc(kpk_rules.summary_line(self.kpk))}</b>")
             for note in v.pawns:
                 mark = "holds" if note.ok else "<b>breaks</b>"
                 lines.append(f"• {chess.square_name(note.square)} ({note.category}, {mark}): "
@@ -381,7 +389,11 @@ class App:
             return EMPTY
         if tl.index is not None and v.steps:
             return step_overlay(v, tl.index)
-        return live_overlay(v)
+        overlay = live_overlay(v)
+        if self.kpk:
+            overlay = replace(overlay, kpk_square=self.kpk_boards[0],
+                              kpk_keys=self.kpk_boards[1])
+        return overlay
 
     # -- mouse --------------------------------------------------------------
     def _board_rect(self) -> pygame.Rect:
@@ -684,6 +696,14 @@ class App:
             sub = f"step {tl.index + 1}/{tl.count} · {step.phase}: {step.text}"
         if self.other is not None and tl.index is None:
             sub = f"{sub}   |   {self.other.headline}"
+        if self.kpk and tl.index is None:
+            side = str(self.kpk["side"]).capitalize()
+            win = self.kpk["result"] == "win"
+            head = f"KPK: {side} wins" if win else f"KPK: a draw — {side} cannot win"
+            kind = "open" if win else "blocked"
+            rule = self.kpk["rule"]
+            sub = (f"exact bitbase; heuristic rule {rule}: {self.kpk['rule_text']}" if rule
+                   else "exact bitbase; no heuristic rule fires")
         self.painter.render_banner(screen, banner, head, sub, kind)
         p = self._press
         hide = p["square"] if p and p.get("dragging") else None
@@ -694,7 +714,8 @@ class App:
             _, _, sq = board_geometry(board_rect)
             img = self.painter.pieces.get(p["piece"].symbol(), sq)
             screen.blit(img, img.get_rect(center=p["cursor"]))
-        self.painter.render_legend(screen, legend, structure=self.structure_layer)
+        self.painter.render_legend(screen, legend, structure=self.structure_layer,
+                                   kpk=bool(self.kpk))
         if self.message_frames > 0:
             self.message_frames -= 1
             t = self.painter._fit(self.message, 20, board_rect.width - 20)

@@ -35,6 +35,9 @@ class Overlay:
     badges: dict[int, tuple[str, bool]] = field(default_factory=dict)
     #: squares the defending king must stand on (3.1 / 3.4), drawn as a thin outline
     king_mask: int = 0
+    #: KPK: the square of the pawn and the key squares
+    kpk_square: int = 0
+    kpk_keys: int = 0
 
 
 EMPTY = Overlay()

@@ -13,7 +13,7 @@ import pygame
 
 from viewer.overlay import EMPTY, Overlay
 from viewer.pieces import PieceSet
-from viewer.theme import COLOURS, LEGEND, RGB
+from viewer.theme import COLOURS, KPK_LEGEND, LEGEND, RGB
 
 __all__ = ["Painter", "square_at", "board_geometry", "display_format"]
 
@@ -102,6 +102,11 @@ class Painter:
             pygame.draw.rect(t, c["changed"], t.get_rect(), max(3, size // 10))
             pygame.draw.rect(t, (0, 0, 0), t.get_rect().inflate(-2 * max(3, size // 10), -2 * max(
                 3, size // 10)), 1)
+        elif kind == "key":  # KPK key squares: purple frame and a K
+            pygame.draw.rect(t, c["kpk"], t.get_rect().inflate(-size // 10, -size // 10),
+                             max(2, size // 20), border_radius=size // 8)
+            letter = self.font(max(12, size // 3)).render("K", True, c["kpk"])
+            t.blit(letter, (size // 10 + 3, size // 10 + 1))
         elif kind == "kingmask":
             pygame.draw.rect(t, (*c["ok"], 200), t.get_rect().inflate(-size // 8, -size // 8),
                              max(1, size // 28))
@@ -166,6 +171,13 @@ class Painter:
                 tile = self._tile(kind, sq)
                 for s in chess.scan_forward(bb):
                     surface.blit(tile, topleft(s))
+        if overlay.kpk_square:
+            self._region_edge(surface, overlay.kpk_square, topleft, sq, c["kpk"],
+                              max(3, sq // 14), flipped)
+        if overlay.kpk_keys:
+            tile = self._tile("key", sq)
+            for s in chess.scan_forward(overlay.kpk_keys):
+                surface.blit(tile, topleft(s))
         if overlay.fence:
             self._links(surface, overlay.fence, topleft, sq, c["fence"], max(3, sq // 9))
         if overlay.path:
@@ -226,6 +238,25 @@ class Painter:
         if surf is None:
             surf = self._cache[key] = display_format(make(), alpha=False)
         return surf
+
+    @staticmethod
+    def _region_edge(surface, bb, topleft, sq, colour, width, flipped=False) -> None:
+        """The outline of the region ``bb`` (edges between a member and a non-member)."""
+        sign = -1 if flipped else 1
+        for s in chess.scan_forward(bb):
+            x, y = topleft(s)
+            f, r = s & 7, s >> 3
+            for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                nf, nr = f + df, r + dr
+                if 0 <= nf < 8 and 0 <= nr < 8 and bb >> (nr * 8 + nf) & 1:
+                    continue
+                dx, dy = df * sign, -dr * sign  # screen direction of the neighbour
+                if dx:
+                    ex = x + sq if dx > 0 else x
+                    pygame.draw.line(surface, colour, (ex, y), (ex, y + sq), width)
+                else:
+                    ey = y + sq if dy > 0 else y
+                    pygame.draw.line(surface, colour, (x, ey), (x + sq, ey), width)
 
     @staticmethod
     def _links(surface, bb, topleft, sq, colour, width) -> None:
@@ -317,13 +348,15 @@ class Painter:
         return self.font(size).render(text, True, colour)
 
     def render_legend(self, surface: pygame.Surface, rect: pygame.Rect, *,
-                      structure: bool = False) -> None:
-        """The always-visible legend (cached per size); ``structure`` adds the layer's key."""
-        surf = self._cached(("legend", rect.size, structure),
-                            lambda: self._make_legend(rect.size, structure))
+                      structure: bool = False, kpk: bool = False) -> None:
+        """The always-visible legend (cached per size); ``structure`` adds the layer's key,
+        ``kpk`` the KPK overlays."""
+        surf = self._cached(("legend", rect.size, structure, kpk),
+                            lambda: self._make_legend(rect.size, structure, kpk))
         surface.blit(surf, rect)
 
-    def _make_legend(self, size: tuple[int, int], structure: bool) -> pygame.Surface:
+    def _make_legend(self, size: tuple[int, int], structure: bool,
+                     kpk: bool = False) -> pygame.Surface:
         c = self.colours
         surface = pygame.Surface(size, pygame.SRCALPHA)
         if structure:
@@ -333,13 +366,14 @@ class Painter:
             surface.blit(line, (0, size[1] - line.get_height()))
             size = (size[0], size[1] - line.get_height() - 2)
         rect = pygame.Rect((0, 0), size)
+        items = LEGEND + (KPK_LEGEND if kpk else ())
         columns = 3 if rect.width >= 600 else 2
         col_w = rect.width // columns
-        per_col = -(-len(LEGEND) // columns)
+        per_col = -(-len(items) // columns)
         size = max(11, min(18, rect.height // per_col - 6))
         font = self.font(size)
         sw = size + 4
-        for i, item in enumerate(LEGEND):
+        for i, item in enumerate(items):
             x = rect.left + (i // per_col) * col_w
             y = rect.top + (i % per_col) * (size + 6)
             swatch = pygame.Rect(x, y, sw, sw - 4)
@@ -350,8 +384,10 @@ class Painter:
                 surface.blit(self._tile("fence", sw), swatch, (0, 0, sw, sw - 4))
             elif item.style == "dots":
                 surface.blit(self._tile("dots", sw), swatch, (0, 0, sw, sw - 4))
-            elif item.style == "outline":
+            elif item.style == "outline" or item.style == "edge":
                 pygame.draw.rect(surface, c[item.colour], swatch, 3)
+            elif item.style == "key":
+                surface.blit(self._tile("key", sw), swatch, (0, 0, sw, sw - 4))
             elif item.style == "thin":
                 pygame.draw.rect(surface, c[item.colour], swatch.inflate(-4, -4), 2)
             elif item.style == "cross":

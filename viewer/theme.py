@@ -70,5 +70,10 @@ LEGEND: tuple[LegendItem, ...] = (
     LegendItem("outline", "changed", "", "changed in this step"),
     LegendItem("thin", "ok", "", "defending king must stand here (3.1, 3.4)"),
 )
+#: shown on KPK positions
+KPK_LEGEND: tuple[LegendItem, ...] = (
+    LegendItem("edge", "kpk", "", "KPK: the square of the pawn"),
+    LegendItem("key", "kpk", "K", "KPK: key square for the strong king"),
+)
 
 CATEGORY_LETTER = {"above": "A", "on": "O", "below": "B", "fence-lever": "L"}

@@ -1,0 +1,188 @@
+"""King and pawn versus king: an exact bitbase by retrograde analysis.
+
+After Stockfish's former ``bitbase.cpp``.  The strong side (the one with the
+pawn) is normalised to White with its pawn on files a-d (mirror the board
+horizontally otherwise); the index packs
+
+    index = stm * 98304 + pawn * 4096 + white_king * 64 + black_king
+
+with ``stm`` 0 = White to move, 1 = Black to move, and ``pawn`` = (rank - 1) * 4
++ file for the pawn on files a-d (0-3) and ranks 2-7 (1-6).  Each position is
+classified INVALID, DRAW, WIN or UNKNOWN; then, until nothing changes, a White
+move is a WIN if some successor is a WIN and a DRAW if all are DRAWs, a Black
+move a DRAW if some successor is a DRAW and a WIN if all are WINs.  What stays
+UNKNOWN is a draw.  The result is one bit per index (WIN = 1), 24 KB, shipped
+as ``assets/kpk.bin`` and rebuilt (in well under two seconds with NumPy) if it
+is missing or damaged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import chess
+
+from logic.assets import asset_path
+
+__all__ = ["SIZE", "build", "probe", "probe_board", "kpk_index", "normalise", "load_bitbase",
+           "KPKError", "is_kpk"]
+
+SIZE = 2 * 24 * 64 * 64
+INVALID, UNKNOWN, DRAW, WIN = 0, 1, 2, 4
+_SHA256 = None  # set after the first build check; the tests pin the shipped file
+
+
+class KPKError(ValueError):
+    """Not a king-and-pawn-versus-king position."""
+
+
+def kpk_index(stm_black: bool, wk: int, bk: int, pawn: int) -> int:
+    """The bitbase index of a normalised position (pawn on files a-d, ranks 2-7)."""
+    return (stm_black * 98304 + ((pawn >> 3) - 1) * 4 * 4096 + (pawn & 7) * 4096
+            + wk * 64 + bk)
+
+
+def build() -> bytes:
+    """Compute the bitbase: ``SIZE`` bits, bit ``i`` set when index ``i`` is a WIN."""
+    import numpy as np
+
+    idx = np.arange(SIZE, dtype=np.int64)
+    stm = idx // 98304
+    pidx = (idx // 4096) % 24
+    wk = (idx // 64) % 64
+    bk = idx % 64
+    p = (pidx // 4 + 1) * 8 + pidx % 4
+    wf, wr, bf, br, pf, pr = wk % 8, wk // 8, bk % 8, bk // 8, p % 8, p // 8
+
+    def dist(af, ar, cf, cr):
+        return np.maximum(np.abs(af - cf), np.abs(ar - cr))
+
+    pawn_attacks_bk = (br == pr + 1) & (np.abs(bf - pf) == 1)
+    invalid = ((wk == bk) | (wk == p) | (bk == p) | (dist(wf, wr, bf, br) <= 1)
+               | ((stm == 0) & pawn_attacks_bk))
+    res = np.full(SIZE + 2, UNKNOWN, dtype=np.uint8)
+    res[SIZE] = DRAW  # neutral padding for White's successors
+    res[SIZE + 1] = WIN  # neutral padding for Black's successors
+    res[:SIZE][invalid] = INVALID
+
+    # Immediate wins: White to move promotes safely.
+    q = p + 8
+    promote = ((stm == 0) & (pr == 6) & (wk != q) & (bk != q)
+               & ((dist(bf, br, pf, 7) > 1) | (dist(wf, wr, pf, 7) == 1)) & ~invalid)
+    res[:SIZE][promote] = WIN
+
+    # Immediate draws: Black to move has no safe square, or takes an undefended pawn.
+    safe_any = np.zeros(SIZE, dtype=bool)
+    king_steps = [(df, dr) for df in (-1, 0, 1) for dr in (-1, 0, 1) if df or dr]
+    for df, dr in king_steps:
+        nf, nr = bf + df, br + dr
+        on = (nf >= 0) & (nf < 8) & (nr >= 0) & (nr < 8)
+        attacked_by_wk = dist(nf, nr, wf, wr) <= 1
+        attacked_by_p = (nr == pr + 1) & (np.abs(nf - pf) == 1)
+        is_pawn = (nf == pf) & (nr == pr)
+        safe_any |= on & ~attacked_by_wk & ~attacked_by_p & ~is_pawn
+    takes = (dist(bf, br, pf, pr) == 1) & (dist(wf, wr, pf, pr) > 1)
+    black_draw = (stm == 1) & ~invalid & (~safe_any | takes)
+    res[:SIZE][black_draw] = DRAW
+
+    # Successor table: 8 king moves of the side to move and 2 pawn pushes.
+    succ = np.empty((SIZE, 10), dtype=np.int64)
+    white = stm == 0
+    pad = np.where(white, SIZE, SIZE + 1)
+    base_other = np.where(white, 98304, -98304)  # the successor has the other side to move
+    for j, (df, dr) in enumerate(king_steps):
+        mf = np.where(white, wf, bf) + df
+        mr = np.where(white, wr, br) + dr
+        on = (mf >= 0) & (mf < 8) & (mr >= 0) & (mr < 8)
+        to = mr * 8 + mf
+        ok = on & (to != p)
+        target = np.where(white, idx + base_other + (to - wk) * 64, idx + base_other + (to - bk))
+        succ[:, j] = np.where(ok, target, pad)
+    one = white & (pr < 6) & (q != wk) & (q != bk)
+    succ[:, 8] = np.where(one, idx + 98304 + 4 * 4096, pad)
+    two = one & (pr == 1) & (p + 16 != wk) & (p + 16 != bk)
+    succ[:, 9] = np.where(two, idx + 98304 + 8 * 4096, pad)
+
+    todo = np.flatnonzero(res[:SIZE] == UNKNOWN)
+    succ_todo = succ[todo]
+    white_todo = white[todo]
+    while True:
+        v = res[succ_todo]
+        any_win = (v == WIN).any(axis=1)
+        all_draw = ((v == DRAW) | (v == INVALID)).all(axis=1)
+        any_draw = (v == DRAW).any(axis=1)
+        all_win = ((v == WIN) | (v == INVALID)).all(axis=1)
+        new = np.where(white_todo, np.where(any_win, WIN, np.where(all_draw, DRAW, UNKNOWN)),
+                       np.where(any_draw, DRAW, np.where(all_win, WIN, UNKNOWN))).astype(np.uint8)
+        changed = new != UNKNOWN
+        if not changed.any():
+            break
+        res[todo[changed]] = new[changed]
+        keep = ~changed
+        todo, succ_todo, white_todo = todo[keep], succ_todo[keep], white_todo[keep]
+    return np.packbits(res[:SIZE] == WIN, bitorder="little").tobytes()
+
+
+_bitbase: bytes | None = None
+
+
+def load_bitbase(path: Path | None = None) -> bytes:
+    """The shipped bitbase (``assets/kpk.bin``), or a fresh build if it is missing or
+    has the wrong size."""
+    global _bitbase
+    if _bitbase is not None and path is None:
+        return _bitbase
+    target = path or asset_path("kpk.bin")
+    try:
+        data = Path(target).read_bytes()
+    except OSError:
+        data = b""
+    if len(data) != SIZE // 8:
+        data = build()
+    if path is None:
+        _bitbase = data
+    return data
+
+
+def digest(data: bytes) -> str:
+    """SHA-256 of a bitbase (the tests compare the shipped file with a fresh build)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def normalise(board: chess.Board) -> tuple[bool, int, int, int, chess.Color]:
+    """``(black_to_move, wk, bk, pawn, strong)`` with the strong side as White and the pawn
+    on files a-d; raises :class:`KPKError` unless ``board`` is KPK."""
+    if not is_kpk(board):
+        raise KPKError(f"not a king and pawn versus king position: {board.fen()!r}")
+    strong = chess.WHITE if board.pawns & board.occupied_co[chess.WHITE] else chess.BLACK
+    pawn = chess.lsb(board.pawns)
+    wk = board.king(strong)
+    bk = board.king(not strong)
+    assert wk is not None and bk is not None
+    stm_black = board.turn != strong
+    if not strong:
+        pawn, wk, bk = chess.square_mirror(pawn), chess.square_mirror(wk), chess.square_mirror(bk)
+    if chess.square_file(pawn) > 3:
+        pawn, wk, bk = pawn ^ 7, wk ^ 7, bk ^ 7
+    return stm_black, wk, bk, pawn, strong
+
+
+def is_kpk(board: chess.Board) -> bool:
+    """Exactly two kings and one pawn, nothing else."""
+    return (chess.popcount(board.occupied) == 3 and chess.popcount(board.pawns) == 1
+            and chess.popcount(board.kings) == 2
+            and bool(board.kings & board.occupied_co[chess.WHITE])
+            and bool(board.kings & board.occupied_co[chess.BLACK]))
+
+
+def probe(stm_black: bool, wk: int, bk: int, pawn: int) -> bool:
+    """True if the normalised position is a win for the side with the pawn."""
+    data = _bitbase if _bitbase is not None else load_bitbase()
+    i = kpk_index(stm_black, wk, bk, pawn)
+    return bool(data[i >> 3] >> (i & 7) & 1)
+
+
+def probe_board(board: chess.Board) -> str:
+    """``"win"`` or ``"draw"`` for the side with the pawn; raises :class:`KPKError`."""
+    return "win" if probe(*normalise(board)[:4]) else "draw"

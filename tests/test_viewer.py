@@ -271,3 +271,9 @@ def test_kpk_position_shows_verdict_rule_square_and_key_squares(app: App) -> Non
     assert overlay.kpk_square >> chess.A8 & 1 and overlay.kpk_square >> chess.F3 & 1
     assert not overlay.kpk_square >> chess.H4 & 1  # Black's king is outside the square
     assert "heuristic rule outside-square*" in app._explanation_html()
+
+
+def test_position_is_saved_soon_after_an_edit_without_closing(app: App, home) -> None:
+    frames(app, [key(pygame.K_2, unicode="2")], [down(centre(app, "a3")), up(centre(app, "a3"))])
+    frames(app, *[[] for _ in range(70)])
+    assert load_settings().fen == app.editor.fen and "P" in load_settings().fen.split("/")[5]

@@ -115,6 +115,7 @@ class App:
         self.kpk_boards = (0, 0)
         self._press: dict[str, Any] | None = None  # mouse gesture in progress
         self._fen_typing = False
+        self._save_due: int | None = None
         self.manager = pygame_gui.UIManager(self.screen.get_size())
         self.manager.preload_fonts([
             {"name": "noto_sans", "point_size": 14, "style": "bold", "antialiased": "1"},
@@ -245,7 +246,9 @@ class App:
         self._refresh_widgets()
 
     def edited(self) -> None:
-        """After any edit: back to the live view, re-run the detector."""
+        """After any edit: back to the live view, re-run the detector, and save the
+        position soon (a crash or a killed process loses at most a second of work)."""
+        self._save_due = self.frame + 60
         self.current_diagram = None if self.current_diagram is None or \
             self.current_diagram.fen != self.editor.fen else self.current_diagram
         self.timeline.live()
@@ -795,20 +798,28 @@ class App:
             stopped = not self.timeline.playing and self.play_buttons[2].text == "Pause"
             if self.timeline.tick(dt) or stopped:
                 self._refresh_widgets()
+            if self._save_due is not None and self.frame >= self._save_due:
+                self._save_due = None
+                err = save_settings(self._current_settings())
+                if err:
+                    self.say(err)
             self.manager.update(dt / 1000.0)
             self.draw()
             self.manager.draw_ui(self.screen)
             pygame.display.flip()
             self.frame += 1
 
-    def close(self) -> str | None:
-        """Save the settings (position, orientation, method, side...) and quit pygame."""
+    def _current_settings(self) -> Settings:
         w, h = self.screen.get_size()
         s = self.settings
         s.fen, s.flipped, s.method, s.side = self.editor.fen, self.flipped, self.method, self.side
         s.speed, s.structure, s.tool, s.width, s.height = (self.timeline.speed,
                                                           self.structure_layer, self.tool, w, h)
-        err = save_settings(s)
+        return s
+
+    def close(self) -> str | None:
+        """Save the settings (position, orientation, method, side...) and quit pygame."""
+        err = save_settings(self._current_settings())
         pygame.display.quit()
         return err
 

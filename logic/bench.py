@@ -19,7 +19,7 @@ import chess
 
 import logic
 from logic.assets import asset_path
-from logic.position import PositionError, parse_epd_line
+from logic.position import iter_epd
 
 __all__ = ["run_bench", "load_positions", "measure"]
 
@@ -29,12 +29,8 @@ def load_positions(path: str | None = None) -> list[chess.Board]:
     boards: list[chess.Board] = []
     seen: set[tuple[str, bool]] = set()
     with open(path or asset_path("bench.epd"), encoding="utf-8") as fh:
-        for line in fh:
-            if not line.strip() or line.startswith("#"):
-                continue
-            try:
-                board, _ = parse_epd_line(line)
-            except PositionError:
+        for _n, board, _ops in iter_epd(fh):
+            if not isinstance(board, chess.Board):
                 continue
             key = (board.board_fen(), board.turn)
             if key not in seen:

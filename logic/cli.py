@@ -14,7 +14,7 @@ from typing import TextIO
 import chess
 
 import logic
-from logic.position import PositionError, parse_epd_line
+from logic.position import PositionError, iter_epd, parse_epd_line
 from logic.textboard import LEGEND, text_board
 
 __all__ = ["main", "build_parser", "classify_lines"]
@@ -108,12 +108,11 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
 def classify_lines(lines: Iterator[str], method: str) -> Iterator[dict[str, object]]:
     """One JSON-ready object per non-blank, non-comment line; errors become
     ``{"line": N, "error": ...}`` and the run goes on."""
-    for n, raw in enumerate(lines, 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
+    for n, board, ops in iter_epd(lines):
+        if isinstance(board, PositionError):
+            yield {"line": n, "error": str(board)}
             continue
         try:
-            board, ops = parse_epd_line(line)
             obj: dict[str, object] = {"id": ops.get("id"), "fen": board.fen()}
             for color in (chess.WHITE, chess.BLACK):
                 v = logic.detect(board, color, method=method)
@@ -261,15 +260,10 @@ def _read_playlist(path: str) -> list[tuple[str, str, dict[str, object]]]:
     """``(name, fen, info)`` per EPD line (id, c0 category, other opcodes as info)."""
     out = []
     with open(path, encoding="utf-8", errors="replace") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip() or line.startswith("#"):
-                continue
-            try:
-                board, ops = parse_epd_line(line)
-            except PositionError:
-                continue
-            name = str(ops.pop("id", f"line {n}"))
-            out.append((name, board.fen(), {k: v for k, v in ops.items()}))
+        for n, board, ops in iter_epd(fh):
+            if isinstance(board, chess.Board):
+                name = str(ops.pop("id", f"line {n}"))
+                out.append((name, board.fen(), dict(ops)))
     if not out:
         raise ValueError(f"no positions in {path}")
     return out

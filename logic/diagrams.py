@@ -9,7 +9,7 @@ from pathlib import Path
 import chess
 
 from logic.assets import asset_path
-from logic.position import parse_epd_line
+from logic.position import PositionError, iter_epd
 
 __all__ = ["Diagram", "Expectation", "load_diagrams", "get_diagram"]
 
@@ -53,10 +53,9 @@ def load_diagrams(path: Path | None = None) -> list[Diagram]:
     """All diagrams of the library, in file order."""
     out = []
     with open(path or asset_path("diagrams.epd"), encoding="utf-8") as fh:
-        for line in fh:
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            board, ops = parse_epd_line(line)
+        for _n, board, ops in iter_epd(fh):
+            if isinstance(board, PositionError):
+                raise board
             out.append(Diagram(
                 id=str(ops["id"]),
                 fen=board.fen(),

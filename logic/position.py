@@ -8,9 +8,11 @@ input; semantic problems (illegal positions, extra pieces) are not errors here:
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 import chess
 
-__all__ = ["PositionError", "parse_position", "parse_epd_line"]
+__all__ = ["PositionError", "parse_position", "parse_epd_line", "iter_epd"]
 
 
 class PositionError(ValueError):
@@ -59,3 +61,19 @@ def parse_epd_line(text: str) -> tuple[chess.Board, dict[str, object]]:
                 pass
         raise PositionError(text, f"not a FEN or EPD position ({exc})") from None
     return board, ops
+
+
+def iter_epd(lines: Iterable[str]) -> Iterator[tuple[int, chess.Board | PositionError,
+                                                     dict[str, object]]]:
+    """``(line number, board, operations)`` for every line of an EPD/FEN file that is
+    neither blank nor a ``#`` comment; a bad line gives its :class:`PositionError` in
+    place of the board (and no operations), so readers choose to skip or report it."""
+    for n, line in enumerate(lines, 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            board, ops = parse_epd_line(line)
+        except PositionError as exc:
+            yield n, exc, {}
+            continue
+        yield n, board, ops

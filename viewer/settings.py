@@ -87,22 +87,16 @@ def user_positions_path() -> Path:
 
 def load_user_positions() -> list[tuple[str, str]]:
     """``(name, fen)`` pairs of the user's own list (bad lines are skipped)."""
-    from logic.position import PositionError, parse_epd_line
+    import chess
 
-    out = []
+    from logic.position import iter_epd
+
     try:
         lines = user_positions_path().read_text(encoding="utf-8").splitlines()
     except OSError:
-        return out
-    for line in lines:
-        if not line.strip() or line.startswith("#"):
-            continue
-        try:
-            board, ops = parse_epd_line(line)
-        except PositionError:
-            continue
-        out.append((str(ops.get("id", board.board_fen())), board.fen()))
-    return out
+        return []
+    return [(str(ops.get("id", board.board_fen())), board.fen())
+            for _n, board, ops in iter_epd(lines) if isinstance(board, chess.Board)]
 
 
 def add_user_position(name: str, fen: str) -> Path:

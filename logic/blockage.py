@@ -25,7 +25,8 @@ from logic.fence import black_pawn_attacks, ccl_labels, dfs_fence, king_flood, m
 from logic.steps import Recorder
 from logic.verdict import Verdict
 
-__all__ = ["detect", "detect_bitboards", "clear_cache", "cache_info", "METHODS", "DetectError"]
+__all__ = ["detect", "detect_bitboards", "is_blocked", "clear_cache", "cache_info", "METHODS",
+           "DetectError"]
 
 METHODS = ("paper", "flood")
 _ALL = chess.BB_ALL
@@ -320,6 +321,46 @@ _new_verdict = tuple.__new__
 _STRUCT_FAILS = frozenset(("no-fence", "removal-breaks", "flood-rams", "flood-breakthrough"))
 
 
+def _structure(w: int, b: int, method: str) -> tuple[Any, ...]:
+    """The king-independent analysis of ``(w, b)``, from the pawn-structure cache."""
+    cache = _struct_caches[method]
+    st = cache.get((w, b))
+    if st is None:
+        st = _STRUCTURES[method](w, b, None)
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        cache[(w, b)] = st
+    else:
+        _stats["structure_hits"] += 1
+    return st
+
+
+def _decide(
+    st: tuple[Any, ...], method: str, w: int, b: int, wk: int, bk: int
+) -> tuple[bool, str, str, tuple[Any, ...]]:
+    """``(blocked, rule, code, args)`` from a structure analysis and the kings: the
+    fence's failures, kings on their sides and no zugzwang (2.3), then the dynamic
+    pawns' king requirements (3.1, 3.4)."""
+    fail_rule, code, args, raw, notes, kmask, used = st
+    if code in _STRUCT_FAILS:
+        return False, fail_rule, code, args
+    below = raw[3]
+    if not below >> wk & 1:
+        return False, _KING_SECTION[method], "king-not-below", (wk,)
+    if below >> bk & 1:
+        return False, _KING_SECTION[method], "defender-below", (bk,)
+    if not (_KING[bk] & ~(w | b | (1 << wk) | _KING[wk]
+                          | ((w << 7) & _NOT_H & _ALL) | ((w << 9) & _NOT_A & _ALL))):
+        return False, "paper 2.3", "zugzwang", (bk,)
+    if fail_rule is not None:
+        return False, fail_rule, code, args
+    if not kmask >> bk & 1:
+        # the first note whose king requirement the defending king misses
+        first = next(n for n in notes if n[6] is not None and not n[6] >> bk & 1)
+        return False, first[3], "pawn", (first[0],)
+    return True, used, "blocked", ()
+
+
 def _analyse(
     w: int, b: int, wk: int, bk: int, color: chess.Color, method: str, rec: Recorder | None
 ) -> Verdict:
@@ -330,39 +371,9 @@ def _analyse(
         return _new_verdict(Verdict, (color, method, True, "material", "ok", "material", (),
                                       _NO_RAW, (), (wk, bk),
                                       tuple(rec.steps) if rec is not None else ()))
-    if rec is None:
-        cache = _struct_caches[method]
-        st = cache.get((w, b))
-        if st is None:
-            st = _STRUCTURES[method](w, b, None)
-            if len(cache) >= _CACHE_LIMIT:
-                cache.clear()
-            cache[(w, b)] = st
-        else:
-            _stats["structure_hits"] += 1
-    else:
-        st = _STRUCTURES[method](w, b, rec)
-    fail_rule, code, args, raw, notes, kmask, used = st
-    blocked = False
-    if code in _STRUCT_FAILS:
-        rule = fail_rule
-    else:
-        below = raw[3]
-        if not below >> wk & 1:
-            rule, code, args = _KING_SECTION[method], "king-not-below", (wk,)
-        elif below >> bk & 1:
-            rule, code, args = _KING_SECTION[method], "defender-below", (bk,)
-        elif not (_KING[bk] & ~(w | b | (1 << wk) | _KING[wk]
-                                | ((w << 7) & _NOT_H & _ALL) | ((w << 9) & _NOT_A & _ALL))):
-            rule, code, args = "paper 2.3", "zugzwang", (bk,)
-        elif fail_rule is not None:
-            rule = fail_rule
-        elif not kmask >> bk & 1:
-            # the first note whose king requirement the defending king misses
-            first = next(n for n in notes if n[6] is not None and not n[6] >> bk & 1)
-            rule, code, args = first[3], "pawn", (first[0],)
-        else:
-            blocked, rule, code = True, used, "blocked"
+    st = _structure(w, b, method) if rec is None else _STRUCTURES[method](w, b, rec)
+    blocked, rule, code, args = _decide(st, method, w, b, wk, bk)
+    raw, notes = st[3], st[4]
     v = _new_verdict(Verdict, (color, method, blocked, rule, "ok", code, args, raw, notes,
                                (wk, bk), ()))
     if rec is not None:
@@ -373,6 +384,17 @@ def _analyse(
                 marked=raw[1])
         return v._replace(steps=tuple(rec.steps))
     return v
+
+
+def is_blocked(w: int, b: int, wk: int, bk: int, color: chess.Color, method: str = "paper"
+               ) -> bool:
+    """``detect_bitboards(...).blocked`` without building a verdict: the search's
+    interior-node test (paper 4), sharing the pawn-structure cache."""
+    if not color:
+        w, b, wk, bk = _flip(b), _flip(w), bk ^ 0x38, wk ^ 0x38
+    if not w:
+        return True
+    return _decide(_structure(w, b, method), method, w, b, wk, bk)[0]
 
 
 _KING_SECTION = {"paper": "paper 2.3", "flood": "wiki flood"}

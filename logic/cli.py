@@ -53,6 +53,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("diagrams", help="list the diagram library")
 
+    s = sub.add_parser("search", help="search a king-and-pawn position (blockage at every node)")
+    s.add_argument("fen", nargs="+")
+    limit = s.add_mutually_exclusive_group()
+    limit.add_argument("--depth", type=int, help="search to this many plies")
+    limit.add_argument("--time", type=float, help="search for this many seconds (default 2)")
+    s.add_argument("--no-blockage", action="store_true", help="switch the detector off")
+    s.add_argument("--json", action="store_true")
+
+    x = sub.add_parser("experiment", help="paper 4, Table 1: every position with detection "
+                       "on and off")
+    x.add_argument("file", nargs="?", help="EPD file (default: assets/experiment.epd)")
+    x.add_argument("--time", type=float, default=1.0, help="seconds per position and setting")
+    x.add_argument("--limit", type=int, help="only the first N positions")
+
     b = sub.add_parser("bench", help="detector throughput beside python-chess's FEN parse")
     b.add_argument("--rounds", type=int, default=7, help="timing rounds (best is reported)")
     b.add_argument("--file", help="EPD/FEN file to time instead of the built-in set")
@@ -179,6 +193,33 @@ def _render(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _search(args: argparse.Namespace, out: TextIO) -> int:
+    from logic.search import DECISIVE, search_board
+
+    try:
+        board, _ops = parse_epd_line(" ".join(args.fen))
+        if board.status() != chess.STATUS_VALID:
+            raise ValueError(f"illegal position: {board.fen()!r}")
+        result = search_board(board, depth=args.depth,
+                              seconds=None if args.depth else (args.time or 2.0),
+                              blockage=not args.no_blockage)
+    except ValueError as exc:
+        print(f"pawnfence: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        out.write(json.dumps(result.to_dict()) + "\n")
+        return 0
+    side = "White" if board.turn else "Black"
+    verdict = (" (decisive)" if abs(result.score) >= DECISIVE else
+               " (draw)" if result.score == 0 else "")
+    out.write(f"score {result.score / 100:+.2f} for {side} to move{verdict}; "
+              f"White's view {result.score_white / 100:+.2f}\n")
+    out.write(f"depth {result.depth}  nodes {result.nodes}  nps {result.nps}  "
+              f"blockages {result.blockages}  time {result.seconds:.2f} s\n")
+    out.write(f"pv {' '.join(result.pv)}\n")
+    return 0
+
+
 def _diagrams(out: TextIO) -> int:
     from logic.diagrams import load_diagrams
 
@@ -187,7 +228,7 @@ def _diagrams(out: TextIO) -> int:
     return 0
 
 
-_COMMANDS = ("explain", "classify", "bench", "render", "diagrams")
+_COMMANDS = ("explain", "classify", "bench", "render", "diagrams", "search", "experiment")
 
 
 def build_viewer_parser() -> argparse.ArgumentParser:
@@ -285,6 +326,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return _classify(args, out)
     if args.command == "render":
         return _render(args, out)
+    if args.command == "search":
+        return _search(args, out)
+    if args.command == "experiment":
+        from logic.experiment import run_experiment
+
+        return run_experiment(args, out)
     if args.command == "diagrams":
         return _diagrams(out)
     if args.command == "bench" and args.viewer:

@@ -145,3 +145,15 @@ def test_legal_status_is_python_chess_status(
 @given(st.integers(min_value=0, max_value=chess.BB_ALL))
 def test_fast_flip_is_python_chess_flip_vertical(bb: int) -> None:
     assert _flip(bb) == chess.flip_vertical(bb)
+
+
+@settings(max_examples=300, deadline=None)
+@given(kp_boards(), methods)
+def test_is_blocked_is_detect_blocked(board: chess.Board, method: str) -> None:
+    from logic.blockage import is_blocked
+
+    w, b = _pawns(board)
+    wk, bk = board.king(chess.WHITE), board.king(chess.BLACK)
+    for color in chess.COLORS:
+        assert is_blocked(w, b, wk, bk, color, method) == logic.detect(board, color,
+                                                                       method=method).blocked

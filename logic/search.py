@@ -1,0 +1,421 @@
+"""A king-and-pawn search with the blockage detector as an interior-node recognizer.
+
+Negamax alpha-beta with iterative deepening, a transposition table, move
+ordering (hash move, captures and promotions, pawn pushes, king moves),
+repetition and fifty-move draws, a capture/promotion quiescence search, the
+KPK bitbase at KPK nodes, and at every node paper Figure 4::
+
+    if beta > DRAW and blockage():      # the side to move cannot win
+        if alpha >= DRAW: return DRAW
+        beta = DRAW
+
+Positions are tuples of bitboards (``w, b, wk, bk, white_to_move, ep, halfmove``);
+moves are ints ``from | to << 6 | flag << 12`` (flag 1 double push, 2 en passant,
+3 promotion to a queen).  A promotion ends the line: it scores as decisive when
+the new queen cannot be taken and no opposing pawn has passed its 4th rank,
+otherwise by material.  Scores are centipawns from the side to move's view;
+``WIN`` - ply marks a decisive line.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import chess
+
+from logic import kpk
+from logic.blockage import is_blocked
+
+__all__ = ["SearchResult", "Searcher", "search_board", "WIN", "DECISIVE", "from_board"]
+
+WIN = 10_000
+DECISIVE = 5_000  # |score| above this means a forced win (promotion or KPK)
+DRAW = 0
+_ALL = chess.BB_ALL
+_NOT_A = _ALL & ~chess.BB_FILE_A
+_NOT_H = _ALL & ~chess.BB_FILE_H
+_KING = chess.BB_KING_ATTACKS
+_PATK = chess.BB_PAWN_ATTACKS  # [color][square]
+_RANK = [s >> 3 for s in range(64)]
+_PASSED_BONUS = (0, 5, 10, 20, 40, 70, 120, 0)
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+Pos = tuple[int, int, int, int, bool, int, int]
+
+
+def from_board(board: chess.Board) -> Pos:
+    """The search's position tuple of a K+P ``chess.Board``."""
+    w = board.pawns & board.occupied_co[chess.WHITE]
+    b = board.pawns & board.occupied_co[chess.BLACK]
+    wk = board.king(chess.WHITE)
+    bk = board.king(chess.BLACK)
+    if wk is None or bk is None or board.occupied != board.pawns | board.kings:
+        raise ValueError(f"the search needs kings and pawns only: {board.fen()!r}")
+    ep = board.ep_square if board.ep_square is not None and board.has_legal_en_passant() else -1
+    return (w, b, wk, bk, board.turn, ep, board.halfmove_clock)
+
+
+def _front_span(sq: int, white: bool) -> int:
+    f = chess.BB_FILES[sq & 7]
+    return f & ~((2 << sq) - 1) & _ALL if white else f & ((1 << sq) - 1)
+
+
+_FRONT = {True: [_front_span(s, True) for s in range(64)],
+          False: [_front_span(s, False) for s in range(64)]}
+_PASS_MASK = {c: [(_FRONT[c][s] | ((_FRONT[c][s] << 1) & _NOT_A & _ALL)
+                   | ((_FRONT[c][s] >> 1) & _NOT_H)) for s in range(64)] for c in (True, False)}
+
+
+@dataclass
+class SearchResult:
+    """What a search found: score (side to move's view, centipawns), depth, nodes,
+    nodes per second, blockages detected, principal variation (UCI) and time."""
+
+    score: int
+    depth: int
+    nodes: int
+    nps: int
+    blockages: int
+    pv: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    score_white: int = 0
+
+    def to_dict(self) -> dict[str, object]:
+        """The ``pawnfence search --json`` object."""
+        return {"score_cp": self.score, "mate": None, "depth": self.depth,
+                "nodes": self.nodes, "nps": self.nps, "blockages": self.blockages,
+                "pv": self.pv, "decisive": abs(self.score) >= DECISIVE,
+                "seconds": round(self.seconds, 3)}
+
+
+class Searcher:
+    """One search context: its transposition table survives between iterations."""
+
+    def __init__(self, *, blockage: bool = True, tt_size: int = 1 << 20) -> None:
+        self.use_blockage = blockage
+        self.tt: dict[tuple[int, ...], tuple[int, int, int, int]] = {}
+        self.blocked_memo: dict[tuple[int, ...], bool] = {}
+        self.tt_size = tt_size
+        self.nodes = 0
+        self.blockages = 0
+        self.deadline = float("inf")
+        self.stopped = False
+        self.path: list[tuple[int, ...]] = []
+
+    # -- moves ----------------------------------------------------------------------
+    @staticmethod
+    def moves(pos: Pos) -> list[int]:
+        """Legal moves of the side to move."""
+        w, b, wk, bk, white, ep, _hm = pos
+        if white:
+            own, opp, k, ok, up = w, b, wk, bk, 8
+            opp_att = ((b >> 9) & _NOT_H) | ((b >> 7) & _NOT_A)
+            checkers = _PATK[True][k] & b
+        else:
+            own, opp, k, ok, up = b, w, bk, wk, -8
+            opp_att = ((w << 7) & _NOT_H & _ALL) | ((w << 9) & _NOT_A & _ALL)
+            checkers = _PATK[False][k] & w
+        occ = w | b | (1 << wk) | (1 << bk)
+        out = []
+        kt = _KING[k] & ~own & ~opp_att & ~_KING[ok]
+        while kt:
+            t = kt & -kt
+            kt ^= t
+            out.append(k | (t.bit_length() - 1) << 6)
+        if checkers & (checkers - 1):
+            return out  # double check: the king must move
+        last = 7 if white else 0
+        second = 1 if white else 6
+        pawns = own
+        while pawns:
+            fbit = pawns & -pawns
+            pawns ^= fbit
+            f = fbit.bit_length() - 1
+            caps = _PATK[white][f] & opp
+            if checkers:
+                caps &= checkers
+            while caps:
+                t = caps & -caps
+                caps ^= t
+                to = t.bit_length() - 1
+                out.append(f | to << 6 | (3 << 12 if _RANK[to] == last else 0))
+            if ep >= 0 and _PATK[white][f] >> ep & 1:
+                victim = ep - up
+                if not checkers or checkers >> victim & 1:
+                    out.append(f | ep << 6 | 2 << 12)
+            if checkers:
+                continue
+            to = f + up
+            if not occ >> to & 1:
+                out.append(f | to << 6 | (3 << 12 if _RANK[to] == last else 0))
+                if _RANK[f] == second and not occ >> (to + up) & 1:
+                    out.append(f | (to + up) << 6 | 1 << 12)
+        return out
+
+    @staticmethod
+    def make(pos: Pos, m: int) -> Pos:
+        """The position after move ``m`` (no legality check)."""
+        w, b, wk, bk, white, _ep, hm = pos
+        f, t, flag = m & 63, (m >> 6) & 63, m >> 12
+        fb, tb = 1 << f, 1 << t
+        ep = -1
+        if white:
+            if f == wk:
+                return (w, b & ~tb, t, bk, False, -1, 0 if b & tb else hm + 1)
+            w = (w ^ fb) | tb
+            if flag == 2:
+                b &= ~(1 << (t - 8))
+            else:
+                b &= ~tb
+            if flag == 1:
+                ep = f + 8
+        else:
+            if f == bk:
+                return (w & ~tb, b, wk, t, True, -1, 0 if w & tb else hm + 1)
+            b = (b ^ fb) | tb
+            if flag == 2:
+                w &= ~(1 << (t + 8))
+            else:
+                w &= ~tb
+            if flag == 1:
+                ep = f - 8
+        return (w, b, wk, bk, not white, ep, 0)
+
+    # -- evaluation ------------------------------------------------------------------------
+    @staticmethod
+    def evaluate(pos: Pos) -> int:
+        """Static score from the side to move's view: material, passed pawns, kings
+        near the passers."""
+        w, b, wk, bk, white, _ep, _hm = pos
+        score = 100 * (w.bit_count() - b.bit_count())
+        x = w
+        while x:
+            s = (x & -x).bit_length() - 1
+            x &= x - 1
+            if not _PASS_MASK[True][s] & b:
+                r = _RANK[s]
+                score += _PASSED_BONUS[r] + 4 * (chess.square_distance(bk, s + 8) -
+                                                chess.square_distance(wk, s + 8))
+        x = b
+        while x:
+            s = (x & -x).bit_length() - 1
+            x &= x - 1
+            if not _PASS_MASK[False][s] & w:
+                r = 7 - _RANK[s]
+                score -= _PASSED_BONUS[r] + 4 * (chess.square_distance(wk, s - 8) -
+                                                chess.square_distance(bk, s - 8))
+        return score if white else -score
+
+    def _promotion_score(self, pos: Pos, ply: int) -> int:
+        """Score (for the side to move) of a position right after the opponent promoted."""
+        w, b, wk, bk, white, _ep, _hm = pos
+        promoted_white = not white  # the side that just moved
+        q = self._last_to  # the new queen's square (still a "pawn" in the bitboards)
+        mover_k, other_k = (wk, bk) if promoted_white else (bk, wk)
+        own, other = (w, b) if promoted_white else (b, w)
+        takeable = _KING[other_k] >> q & 1 and not _KING[mover_k] >> q & 1
+        # A queen against a pawn that reaches its 7th rank with the king's help may only
+        # draw (rook and bishop pawns): decisive only if no opposing pawn has passed its
+        # 4th rank (checked against Syzygy in the tests).
+        advanced = (chess.BB_RANK_2 | chess.BB_RANK_3 | chess.BB_RANK_4 if promoted_white
+                    else chess.BB_RANK_5 | chess.BB_RANK_6 | chess.BB_RANK_7)
+        if not takeable and not other & advanced:
+            return -(WIN - ply)
+        material = 100 * ((own & ~(1 << q)).bit_count() - other.bit_count())
+        if not takeable:
+            material += 900
+        return -material
+
+    # -- search --------------------------------------------------------------------------
+    def _key(self, pos: Pos) -> tuple[int, ...]:
+        return pos[:6]
+
+    def _blocked(self, pos: Pos, key: tuple[int, ...]) -> bool:
+        """The detector's answer for the side to move: remembered per position for this
+        search, computed from the pawn-structure cache (paper 4) the first time."""
+        hit = self.blocked_memo.get(key)
+        if hit is None:
+            hit = self.blocked_memo[key] = is_blocked(pos[0], pos[1], pos[2], pos[3], pos[4])
+        return hit
+
+    def _kpk(self, pos: Pos, ply: int) -> int | None:
+        w, b, wk, bk, white = pos[:5]
+        if (w | b).bit_count() != 1:
+            return None
+        strong_white = bool(w)
+        p = (w | b).bit_length() - 1
+        if strong_white:
+            swk, sbk, sp, black_to_move = wk, bk, p, not white
+        else:
+            swk, sbk, sp = chess.square_mirror(bk), chess.square_mirror(wk), chess.square_mirror(p)
+            black_to_move = white
+        if sp & 7 > 3:
+            swk, sbk, sp = swk ^ 7, sbk ^ 7, sp ^ 7
+        if not kpk.probe(black_to_move, swk, sbk, sp):
+            return DRAW
+        strong_to_move = white == strong_white
+        v = WIN - 100 - ply
+        return v if strong_to_move else -v
+
+    def negamax(self, pos: Pos, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self.nodes += 1
+        if self.nodes & 2047 == 0 and time.perf_counter() > self.deadline:
+            self.stopped = True
+        if self.stopped:
+            return 0
+        w, b = pos[0], pos[1]
+        if not (w | b):
+            return DRAW
+        key = self._key(pos)
+        if ply and (pos[6] >= 100 or key in self.path):
+            return DRAW
+        k = self._kpk(pos, ply)
+        if k is not None:
+            return k
+        # paper Figure 4: the side to move's upper bound is a draw if it is blocked
+        if self.use_blockage and beta > DRAW and self._blocked(pos, key):
+            self.blockages += 1
+            if alpha >= DRAW:
+                return DRAW
+            beta = DRAW
+        entry = self.tt.get(key)
+        hash_move = 0
+        if entry is not None:
+            e_depth, e_score, e_flag, hash_move = entry
+            if e_depth >= depth and ply:
+                if e_flag == _EXACT:
+                    return e_score
+                if e_flag == _LOWER and e_score >= beta:
+                    return e_score
+                if e_flag == _UPPER and e_score <= alpha:
+                    return e_score
+        if depth <= 0:
+            return self.quiesce(pos, alpha, beta, ply)
+        moves = self.moves(pos)
+        if not moves:
+            white = pos[4]
+            k_sq = pos[2] if white else pos[3]
+            opp = pos[1] if white else pos[0]
+            in_check = _PATK[white][k_sq] & opp
+            return -(WIN - ply) if in_check else DRAW
+        moves.sort(key=lambda m: self._order(pos, m, hash_move), reverse=True)
+        alpha0 = alpha
+        best, best_move = -WIN - 1, moves[0]
+        self.path.append(key)
+        for m in moves:
+            if m >> 12 == 3:
+                self._last_to = (m >> 6) & 63
+                score = -self._promotion_score(self.make(pos, m), ply + 1)
+            else:
+                score = -self.negamax(self.make(pos, m), depth - 1, -beta, -alpha, ply + 1)
+            if score > best:
+                best, best_move = score, m
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        self.path.pop()
+        if self.stopped:
+            return best
+        flag = _UPPER if best <= alpha0 else _LOWER if best >= beta else _EXACT
+        if len(self.tt) >= self.tt_size:
+            self.tt.clear()
+            self.blocked_memo.clear()
+        self.tt[key] = (depth, best, flag, best_move)
+        return best
+
+    def quiesce(self, pos: Pos, alpha: int, beta: int, ply: int) -> int:
+        """Captures and promotions only, with stand-pat."""
+        self.nodes += 1
+        stand = self.evaluate(pos)
+        if stand >= beta:
+            return stand
+        alpha = max(alpha, stand)
+        w, b = pos[0], pos[1]
+        opp = b if pos[4] else w
+        for m in self.moves(pos):
+            to = (m >> 6) & 63
+            if m >> 12 == 3:
+                self._last_to = to
+                score = -self._promotion_score(self.make(pos, m), ply + 1)
+            elif opp >> to & 1 or m >> 12 == 2:
+                score = -self.quiesce(self.make(pos, m), -beta, -alpha, ply + 1)
+            else:
+                continue
+            if score >= beta:
+                return score
+            alpha = max(alpha, score)
+        return alpha
+
+    @staticmethod
+    def _order(pos: Pos, m: int, hash_move: int) -> int:
+        if m == hash_move:
+            return 1 << 20
+        flag = m >> 12
+        to = (m >> 6) & 63
+        opp = pos[1] if pos[4] else pos[0]
+        score = 0
+        if flag == 3:
+            score += 1 << 18
+        if opp >> to & 1 or flag == 2:
+            score += 1 << 16
+        f = m & 63
+        if f != (pos[2] if pos[4] else pos[3]):
+            score += 1 << 10  # pawn moves before king moves
+        return score
+
+    def pv(self, pos: Pos, limit: int = 24) -> list[str]:
+        """The principal variation from the transposition table (UCI moves)."""
+        out = []
+        seen = set()
+        for _ in range(limit):
+            key = self._key(pos)
+            entry = self.tt.get(key)
+            if entry is None or key in seen:
+                break
+            seen.add(key)
+            m = entry[3]
+            if m not in self.moves(pos):
+                break
+            f, t = m & 63, (m >> 6) & 63
+            out.append(chess.square_name(f) + chess.square_name(t) + ("q" if m >> 12 == 3 else ""))
+            if m >> 12 == 3:
+                break
+            pos = self.make(pos, m)
+        return out
+
+    def search(self, pos: Pos, *, depth: int | None = None, seconds: float | None = None,
+               history: list[tuple[int, ...]] | None = None) -> SearchResult:
+        """Iterative deepening to ``depth`` plies or for ``seconds``."""
+        start = time.perf_counter()
+        self.deadline = start + seconds if seconds else float("inf")
+        self.stopped = False
+        self.nodes = self.blockages = 0
+        self.path = list(history or [])
+        max_depth = depth if depth is not None else 64
+        result = SearchResult(0, 0, 0, 0, 0)
+        for d in range(1, max_depth + 1):
+            score = self.negamax(pos, d, -WIN - 1, WIN + 1, 0)
+            if self.stopped and d > 1:
+                break
+            elapsed = time.perf_counter() - start
+            result = SearchResult(score, d, self.nodes, int(self.nodes / max(elapsed, 1e-9)),
+                                  self.blockages, self.pv(pos), elapsed,
+                                  score if pos[4] else -score)
+            if seconds and elapsed > seconds * 0.6:
+                break
+        return result
+
+
+def search_board(board: chess.Board, *, depth: int | None = None, seconds: float | None = None,
+                 blockage: bool = True) -> SearchResult:
+    """Search a K+P ``chess.Board`` (raises ValueError for other material)."""
+    pos = from_board(board)
+    history = []
+    replay = board.copy()
+    while replay.move_stack:
+        replay.pop()
+        if replay.occupied == replay.pawns | replay.kings:
+            history.append(from_board(replay)[:6])
+    return Searcher(blockage=blockage).search(pos, depth=depth, seconds=seconds, history=history)

@@ -1,0 +1,109 @@
+"""The K+P search: move generation against python-chess, paper Figure 4 on the
+fortress diagrams, Fine #70 (the transposition table), and Syzygy as truth."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import chess
+import chess.syzygy
+import pytest
+from hypothesis import given, settings
+
+from logic.cli import main
+from logic.diagrams import load_diagrams
+from logic.search import DECISIVE, Searcher, from_board, search_board
+from tests.strategies import kp_boards
+
+FORTRESSES = ["paper-5", "paper-10", "paper-12", "paper-16", "wiki-1"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(kp_boards(rams=False))
+def test_moves_and_make_match_python_chess(board: chess.Board) -> None:
+    pos = from_board(board)
+    mine = Searcher.moves(pos)
+    legal = [m for m in board.legal_moves if m.promotion in (None, chess.QUEEN)]
+    assert sorted((m & 63, (m >> 6) & 63) for m in mine) == sorted(
+        (m.from_square, m.to_square) for m in legal)
+    for m in mine:
+        if m >> 12 == 3:
+            continue
+        move = chess.Move(m & 63, (m >> 6) & 63)
+        board.push(move)
+        after = Searcher.make(pos, m)
+        assert after[:5] == from_board(board)[:5]
+        board.pop()
+
+
+@pytest.mark.parametrize("diagram_id", FORTRESSES)
+def test_fortresses_score_zero_with_detection_and_an_edge_without(diagram_id: str) -> None:
+    board = next(d for d in load_diagrams() if d.id == diagram_id).board()
+    on = search_board(board, depth=3)
+    off = search_board(board, depth=3, blockage=False)
+    assert on.score == 0 and on.blockages > 0
+    assert off.score_white >= 100  # White's extra pawn shows without the detector
+
+
+def test_fine_70_finds_kb1() -> None:
+    """Diagram 1 (Fine #70): only 1. Kb1 wins; a transposition table sees it."""
+    board = chess.Board("8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1")
+    r = search_board(board, depth=30)
+    assert r.pv[0] == "a1b1"
+    assert r.score >= 150
+
+
+def _random(rng: random.Random, white: str, black: str) -> chess.Board:
+    while True:
+        board = chess.Board(None)
+        squares = rng.sample(range(64), 2 + len(white) + len(black))
+        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+        for sq, sym in zip(squares[2:], white + black, strict=True):
+            board.set_piece_at(sq, chess.Piece.from_symbol(sym))
+        board.turn = rng.random() < 0.5
+        if board.is_valid() and not board.is_game_over():
+            return board
+
+
+@pytest.mark.parametrize("table", ["KPvKP", "KPPvK"])
+def test_decisive_scores_agree_with_syzygy(table: str, syzygy_dir) -> None:
+    """At depth 4 a decisive score (a win or a loss for the side to move) never contradicts
+    the table, with the detector on and off."""
+    rng = random.Random(table)
+    white, black = table.split("v")
+    decisive = 0
+    with chess.syzygy.open_tablebase(str(syzygy_dir)) as tb:
+        for _ in range(150):
+            board = _random(rng, white[1:], black[1:].lower())
+            wdl = tb.probe_wdl(board)
+            for blockage in (True, False):
+                r = search_board(board, depth=4, blockage=blockage)
+                if r.score >= DECISIVE:
+                    assert wdl > 0, (board.fen(), r.score, wdl)
+                    decisive += 1
+                elif r.score <= -DECISIVE:
+                    assert wdl < 0, (board.fen(), r.score, wdl)
+                    decisive += 1
+                if wdl == 0:
+                    assert abs(r.score) < DECISIVE
+    assert decisive > 20
+
+
+def test_search_cli_json_and_errors(capsys) -> None:
+    assert main(["search", "4k3/8/3pPp2/1p1P1P1p/1P5P/5P2/3K4/8 w - -", "--depth", "3",
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) >= {"score_cp", "mate", "depth", "nodes", "nps", "blockages", "pv"}
+    assert data["score_cp"] == 0 and data["depth"] == 3 and data["blockages"] > 0
+    assert main(["search", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]) == 2
+    assert "kings and pawns only" in capsys.readouterr().err
+
+
+def test_experiment_prints_table_1(capsys) -> None:
+    assert main(["experiment", "--time", "0.05", "--limit", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "Blockage det." in out and "Overhead" in out
+    on = next(line for line in out.splitlines() if line.startswith("On"))
+    assert int(on.split()[2].replace(",", "")) > 0  # blockages detected

@@ -277,3 +277,31 @@ def test_position_is_saved_soon_after_an_edit_without_closing(app: App, home) ->
     frames(app, [key(pygame.K_2, unicode="2")], [down(centre(app, "a3")), up(centre(app, "a3"))])
     frames(app, *[[] for _ in range(70)])
     assert load_settings().fen == app.editor.fen and "P" in load_settings().fen.split("/")[5]
+
+
+def test_search_panel_with_a_missing_engine_gives_a_message(home) -> None:
+    a = App(Settings(fen=D16, engine="/nonexistent/engine"), size=(1280, 860))
+    frames(a, [key(pygame.K_e)])
+    assert a.search_on
+    a.analysis.wait(20)
+    frames(a, [])
+    html = a._caption_html()
+    assert "with detection: +0.00" in html  # Diagram 16 is a blockage for White
+    assert "without: +1.00" in html
+    assert "engine /nonexistent/engine" in html
+    pygame.display.quit()
+
+
+def test_search_panel_runs_stockfish_when_present(home) -> None:
+    from viewer.analysis import default_engine
+
+    if default_engine() is None:
+        pytest.skip("no stockfish installed (.ci/run installs Debian's stockfish)")
+    a = App(Settings(fen="8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1", search=True),
+            size=(1280, 860))
+    a.analysis.wait(30)
+    frames(a, [])
+    r = a.analysis.result
+    assert r.done and r.engine is not None and r.engine["pv"]
+    assert r.with_detection["pv"][0] == "a1b1"
+    pygame.display.quit()

@@ -34,6 +34,7 @@ from logic.pawns import PawnStructure
 from logic.position import PositionError, parse_epd_line
 from logic.verdict import Verdict
 from viewer import clipboard
+from viewer.analysis import Analysis, default_engine
 from viewer.editor import Editor
 from viewer.export import ExportError, banner_text, compose_frame, save_gif, save_png, trace_frames
 from viewer.overlay import EMPTY, Overlay, live_overlay, step_overlay
@@ -95,6 +96,9 @@ class App:
         self.tool = self.settings.tool if self.settings.tool in TOOLS or \
             self.settings.tool in OTHER_PIECES else "P"
         self.structure_layer = self.settings.structure
+        self.search_on = self.settings.search
+        self.analysis = Analysis(self.settings.engine or default_engine())
+        self._analysis_seen: tuple[object, ...] | None = None
         self.timeline = Timeline()
         self.timeline.set_speed(self.settings.speed)
         self.show_help = False
@@ -190,8 +194,11 @@ class App:
         self.side_menu = UIDropDownMenu(list(SIDE_LABELS.values()), SIDE_LABELS[self.side],
                                         pygame.Rect(x0 + half + 4, y, half, 30), m)
         y += 34
-        self.structure_button = UIButton(pygame.Rect(x0, y, width, 28), "", m,
+        self.structure_button = UIButton(pygame.Rect(x0, y, half, 28), "", m,
                                          tool_tip_text="pawn-structure layer (L)")
+        self.search_button = UIButton(pygame.Rect(x0 + half + 4, y, half, 28), "", m,
+                                      tool_tip_text="search panel: pawnfence's search with "
+                                      "and without detection, and a UCI engine (E)")
         y += 36
         fifth = (width - 16) // 5
         labels = ["|<", "<", "Play", ">", ">|"]
@@ -240,6 +247,8 @@ class App:
         self.structure = None
         if self.structure_layer:
             self.structure = PawnStructure.analyse(board).to_dict()
+        if self.search_on:
+            self.analysis.start(board)
         self.kpk = kpk_rules.summary(board)
         self.kpk_boards = ((kpk_rules.pawn_square(board), kpk_rules.key_squares(board))
                            if self.kpk else (0, 0))
@@ -266,7 +275,8 @@ class App:
         self.turn_button.set_text(
             "White to move" if self.editor.board.turn else "Black to move")
         self.structure_button.set_text(
-            f"Pawn-structure layer (L): {'on' if self.structure_layer else 'off'}")
+            f"Structure (L): {'on' if self.structure_layer else 'off'}")
+        self.search_button.set_text(f"Search (E): {'on' if self.search_on else 'off'}")
         if not self._fen_typing and self.fen_entry.get_text() != self.editor.fen:
             self.fen_entry.set_text(self.editor.fen)
         if not self._fen_typing:
@@ -321,6 +331,8 @@ class App:
         return f"<b>[{_esc(step.section)}] {_esc(step.phase)}</b><br>{_esc(step.text)}"
 
     def _caption_html(self) -> str:
+        if self.search_on:
+            return self._search_html()
         if self.playlist:
             name, _fen, info = self.playlist[self.playlist_index]
             parts = [f"<b>{_esc(name)}</b> ({self.playlist_index + 1}/{len(self.playlist)})"]
@@ -358,6 +370,41 @@ class App:
         if side != self.side:
             self.side = side
             self.reanalyse(keep=True)
+
+    def toggle_search(self) -> None:
+        """Show or hide the search panel (starts an analysis of the current board)."""
+        self.search_on = not self.search_on
+        if self.search_on:
+            self.analysis.start(self.editor.board)
+        self._refresh_widgets()
+
+    def _search_html(self) -> str:
+        r = self.analysis.result
+        if r is None:
+            return ""
+        lines = ["<b>Search</b> (White's view, 0.8 s each)"]
+
+        def line(label: str, d: dict[str, object] | None) -> str:
+            if d is None:
+                return f"{label}: thinking…"
+            pv = " ".join(d.get("pv", [])[:6])
+            extra = f", {d['blockages']} blockages" if d.get("blockages") else ""
+            return f"{label}: {int(d['score']) / 100:+.2f} (depth {d['depth']}{extra}) {pv}"
+
+        if not any("kings and pawns" in m for m in r.messages):
+            lines.append(line("with detection", r.with_detection))
+            lines.append(line("without", r.without_detection))
+        if r.engine is not None:
+            e = r.engine
+            score = (f"mate {e['mate']}" if e.get("mate") is not None
+                     else f"{int(e['score'] or 0) / 100:+.2f}")
+            lines.append(f"{e['name']}: {score} (depth {e['depth']}) {' '.join(e['pv'][:6])}")
+        elif self.analysis.engine_path is None:
+            lines.append("no UCI engine (install stockfish or set one in the settings)")
+        elif not r.done:
+            lines.append(f"{Path(self.analysis.engine_path).name}: thinking…")
+        lines += [_esc(m) for m in r.messages]
+        return "<br>".join(_esc(x) if not x.startswith("<b>") else x for x in lines)
 
     def load_fen(self, text: str, *, caption: str = "") -> bool:
         """Load FEN/EPD text; on error show the message and keep the board."""
@@ -524,6 +571,8 @@ class App:
         elif k == pygame.K_l:
             self.structure_layer = not self.structure_layer
             self.reanalyse(keep=True)
+        elif k == pygame.K_e:
+            self.toggle_search()
         elif k in (pygame.K_PAGEDOWN, pygame.K_n) and self.playlist:
             self.load_playlist(self.playlist_index + 1)
         elif k in (pygame.K_PAGEUP, pygame.K_p) and self.playlist:
@@ -564,6 +613,8 @@ class App:
             elif el is self.structure_button:
                 self.structure_layer = not self.structure_layer
                 self.reanalyse(keep=True)
+            elif el is self.search_button:
+                self.toggle_search()
             elif el in self.play_buttons:
                 i = self.play_buttons.index(el)
                 tl = self.timeline
@@ -713,6 +764,13 @@ class App:
         self.painter.render_board(screen, board_rect, self.editor.board, overlay=self.overlay(),
                                   flipped=self.flipped, hide_square=hide,
                                   structure=self.structure)
+        r = self.analysis.result if self.search_on else None
+        if r is not None and tl.index is None:
+            for d, colour in ((r.without_detection, self.painter.colours["muted"]),
+                              (r.with_detection, self.painter.colours["path"])):
+                if d and d.get("pv"):
+                    self.painter.render_arrows(screen, board_rect, list(d["pv"])[:1],
+                                               flipped=self.flipped, colour=colour)
         if hide is not None and p.get("piece") is not None and p.get("cursor"):
             _, _, sq = board_geometry(board_rect)
             img = self.painter.pieces.get(p["piece"].symbol(), sq)
@@ -796,7 +854,13 @@ class App:
             for event in pygame.event.get():
                 self.handle(event)
             stopped = not self.timeline.playing and self.play_buttons[2].text == "Pause"
-            if self.timeline.tick(dt) or stopped:
+            result = self.analysis.result if self.search_on else None
+            seen = None if result is None else (result.generation, result.done,
+                                                 result.with_detection is None,
+                                                 result.without_detection is None,
+                                                 result.engine is None, len(result.messages))
+            if self.timeline.tick(dt) or stopped or seen != self._analysis_seen:
+                self._analysis_seen = seen
                 self._refresh_widgets()
             if self._save_due is not None and self.frame >= self._save_due:
                 self._save_due = None
@@ -815,6 +879,7 @@ class App:
         s.fen, s.flipped, s.method, s.side = self.editor.fen, self.flipped, self.method, self.side
         s.speed, s.structure, s.tool, s.width, s.height = (self.timeline.speed,
                                                           self.structure_layer, self.tool, w, h)
+        s.search = self.search_on
         return s
 
     def close(self) -> str | None:

@@ -295,6 +295,34 @@ class Painter:
                     dy = {"rams": 0, "levers": 1, "backward": 2, "stragglers": 2}[key]
                     surface.blit(t, (x + 1, y + sq - (dy + 1) * t.get_height() - 1))
 
+    def render_arrows(self, surface: pygame.Surface, rect: pygame.Rect, moves: list[str], *,
+                      flipped: bool = False, colour: RGB = (0, 114, 178)) -> None:
+        """Arrows for UCI ``moves`` (a principal variation) on a board drawn in ``rect``."""
+        left, top, sq = board_geometry(rect)
+
+        def centre(s: int) -> tuple[float, float]:
+            f, r = chess.square_file(s), chess.square_rank(s)
+            if flipped:
+                f, r = 7 - f, 7 - r
+            return left + f * sq + sq / 2, top + (7 - r) * sq + sq / 2
+
+        width = max(4, sq // 9)
+        for uci in moves:
+            try:
+                move = chess.Move.from_uci(uci)
+            except ValueError:
+                continue
+            (x0, y0), (x1, y1) = centre(move.from_square), centre(move.to_square)
+            dx, dy = x1 - x0, y1 - y0
+            length = max(1.0, (dx * dx + dy * dy) ** 0.5)
+            ux, uy = dx / length, dy / length
+            head = sq * 0.35
+            bx, by = x1 - ux * head, y1 - uy * head
+            pygame.draw.line(surface, colour, (x0, y0), (bx, by), width)
+            px, py = -uy * head * 0.6, ux * head * 0.6
+            pygame.draw.polygon(surface, colour, [(x1, y1), (bx + px, by + py),
+                                                  (bx - px, by - py)])
+
     def _pill(self, word: str, font: pygame.font.Font) -> pygame.Surface:
         text = font.render(word, True, (255, 255, 255))
         pill = pygame.Surface((text.get_width() + 8, text.get_height() + 2), pygame.SRCALPHA)

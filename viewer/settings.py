@@ -40,6 +40,8 @@ class Settings:
     speed: float = 3.0
     structure: bool = False
     tool: str = "P"
+    search: bool = False
+    engine: str = ""  # a UCI engine for the search panel; "" = /usr/games/stockfish if present
     width: int = 1280
     height: int = 860
 

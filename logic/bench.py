@@ -13,6 +13,7 @@ import argparse
 import json
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TextIO
 
 import chess
@@ -112,6 +113,18 @@ def measure_kpk(rounds: int = 7) -> dict[str, float]:
 
 def run_bench(args: argparse.Namespace, out: TextIO) -> int:
     """Print the benchmark table (or JSON)."""
+    if args.scan:
+        r = measure_scan(args.scan)
+        if args.json:
+            out.write(json.dumps(r) + "\n")
+            return 0
+        out.write(f"scan of {', '.join(args.scan)}: {r['plies']} plies replayed, "
+                  f"{r['positions']} king-and-pawn positions classified (no engine)\n")
+        out.write(f"  python-chess replay alone      {r['replay_s']:8.3f} s\n")
+        out.write(f"  scan (replay, collect, detect) {r['scan_s']:8.3f} s   "
+                  f"{r['positions_per_s']:.0f} positions/s, "
+                  f"+{r['overhead_pct']:.1f} % over the replay\n")
+        return 0
     boards = load_positions(args.file)
     r = measure(boards, args.rounds)
     if args.json:
@@ -131,3 +144,36 @@ def run_bench(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"  KPK probe of a chess.Board      {r['kpk_probe_board_us']:8.2f} us "
               f"(normalise + lookup); of an index {r['kpk_probe_index_us']:.2f} us\n")
     return 0
+
+
+def measure_scan(paths: list[str]) -> dict[str, float]:
+    """Scan throughput and the detector's cost beside python-chess's own replay of the
+    same games: replay alone, then the scan's reading (replay and collecting K+P
+    positions) plus classification by both methods for both sides (no engine)."""
+    import chess.pgn
+
+    from logic.scan import _open_text, classify_item, read_items
+
+    def replay() -> int:
+        plies = 0
+        for p in paths:
+            with _open_text(Path(p)) as fh:
+                while (game := chess.pgn.read_game(fh)) is not None:
+                    board = game.board()
+                    for move in game.mainline_moves():
+                        board.push(move)
+                        plies += 1
+        return plies
+
+    t0 = time.perf_counter()
+    plies = replay()
+    t_replay = time.perf_counter() - t0
+    logic.clear_cache()
+    t0 = time.perf_counter()
+    items = list(read_items(paths, []))
+    for it in items:
+        classify_item(it)
+    t_scan = time.perf_counter() - t0
+    return {"plies": plies, "positions": len(items), "replay_s": t_replay, "scan_s": t_scan,
+            "positions_per_s": len(items) / t_scan,
+            "overhead_pct": 100 * (t_scan - t_replay) / t_replay}

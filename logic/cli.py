@@ -61,6 +61,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-blockage", action="store_true", help="switch the detector off")
     s.add_argument("--json", action="store_true")
 
+    sc = sub.add_parser("scan", help="scan PGN/EPD files (plain or .gz) for detector failures")
+    sc.add_argument("inputs", nargs="+", metavar="INPUT")
+    sc.add_argument("--engine", help="a UCI engine to evaluate every position")
+    sc.add_argument("--engine-time", type=float, default=0.1, help="seconds per position")
+    sc.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
+    sc.add_argument("--out", default="scan-out", help="output folder (default: scan-out)")
+    sc.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster (pip install "
+                    "'pawnfence[dask]')")
+    sc.add_argument("--quiet", action="store_true", help="no progress bar")
+
     x = sub.add_parser("experiment", help="paper 4, Table 1: every position with detection "
                        "on and off")
     x.add_argument("file", nargs="?", help="EPD file (default: assets/experiment.epd)")
@@ -73,6 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--json", action="store_true")
     b.add_argument("--viewer", action="store_true",
                    help="time the viewer's frames (dummy video driver) instead")
+    b.add_argument("--scan", nargs="+", metavar="PGN",
+                   help="time a scan of these games against python-chess's replay of them")
     return p
 
 
@@ -220,6 +232,24 @@ def _search(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _scan(args: argparse.Namespace, out: TextIO) -> int:
+    from logic.scan import scan
+
+    try:
+        summary = scan(args.inputs, args.out, engine=args.engine, engine_time=args.engine_time,
+                       jobs=args.jobs, dask_address=args.dask,
+                       progress=None if args.quiet else sys.stderr)
+    except (OSError, ImportError, ValueError) as exc:
+        print(f"pawnfence: scan failed: {exc}", file=sys.stderr)
+        return 2
+    out.write(f"{summary['positions']} positions ({summary['resumed']} from an earlier run), "
+              f"{summary['errors']} malformed games or lines (see {args.out}/errors.log)\n")
+    for cat, n in sorted(summary["categories"].items()):
+        out.write(f"  {cat}: {n}\n")
+    out.write(f"results: {args.out}/results.jsonl   suspects: {args.out}/suspects.epd\n")
+    return 0
+
+
 def _diagrams(out: TextIO) -> int:
     from logic.diagrams import load_diagrams
 
@@ -228,7 +258,8 @@ def _diagrams(out: TextIO) -> int:
     return 0
 
 
-_COMMANDS = ("explain", "classify", "bench", "render", "diagrams", "search", "experiment")
+_COMMANDS = ("explain", "classify", "bench", "render", "diagrams", "search", "experiment",
+             "scan")
 
 
 def build_viewer_parser() -> argparse.ArgumentParser:
@@ -328,6 +359,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return _render(args, out)
     if args.command == "search":
         return _search(args, out)
+    if args.command == "scan":
+        return _scan(args, out)
     if args.command == "experiment":
         from logic.experiment import run_experiment
 

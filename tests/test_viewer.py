@@ -305,3 +305,25 @@ def test_search_panel_runs_stockfish_when_present(home) -> None:
     assert r.done and r.engine is not None and r.engine["pv"]
     assert r.with_detection["pv"][0] == "a1b1"
     pygame.display.quit()
+
+
+def test_playlist_steps_through_scan_suspects(home, tmp_path) -> None:
+    from logic.cli import _read_playlist
+    from logic.scan import scan
+
+    data = Path(__file__).parent / "data" / "scan"
+    scan([str(data / "games.pgn")], tmp_path / "scan", jobs=1, progress=None)
+    cases = _read_playlist(str(tmp_path / "scan" / "suspects.epd"))
+    a = App(Settings(), size=(1280, 860), playlist=cases)
+    frames(a, [])
+    assert a.editor.fen == cases[0][1]
+    html = a._caption_html()
+    assert "category: <b>methods-disagree</b>" in html
+    assert "Paper (DFS fence): White blocked" in html and "Wiki (king flood): White open" in html
+    frames(a, [key(pygame.K_n)])
+    assert a.playlist_index == 1 and a.editor.fen == cases[1][1]
+    frames(a, [key(pygame.K_PAGEUP)])
+    assert a.playlist_index == 0
+    frames(a, [key(pygame.K_SPACE)], [], [])
+    assert a.timeline.playing  # the full trace plays for each case
+    pygame.display.quit()

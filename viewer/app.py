@@ -335,8 +335,17 @@ class App:
             return self._search_html()
         if self.playlist:
             name, _fen, info = self.playlist[self.playlist_index]
-            parts = [f"<b>{_esc(name)}</b> ({self.playlist_index + 1}/{len(self.playlist)})"]
-            parts += [f"{_esc(k)}: {_esc(str(val))}" for k, val in info.items()]
+            parts = [f"<b>{_esc(name)}</b> ({self.playlist_index + 1}/{len(self.playlist)}, "
+                     "N / P for the next / previous case)"]
+            labels = {"c0": "category", "c1": "score"}
+            parts += [f"{labels.get(k, k)}: <b>{_esc(str(val))}</b>" for k, val in info.items()]
+            board = self.editor.board
+            for method in logic.METHODS:
+                said = []
+                for color in chess.COLORS:
+                    v = logic.detect(board, color, method=method)
+                    said.append(f"{v.side} {'blocked' if v.blocked else 'open'} ({v.rule})")
+                parts.append(f"{METHOD_LABELS[method]}: {_esc('; '.join(said))}")
             return "<br>".join(parts)
         d = self.current_diagram
         if d is None:

@@ -1,0 +1,370 @@
+"""``pawnfence scan``: find detector failures in real games, at scale.
+
+Inputs are PGN or EPD files (plain or ``.gz``).  Games are replayed and their
+king-and-pawn positions collected (each position once, with the first game and
+ply it occurred in); EPD lines are taken as they are.  Every position is
+classified by both methods for both sides and optionally evaluated by a UCI
+engine.  Output, in ``DIR``:
+
+* ``results.jsonl``: one object per position (``key``, ``fen``, ``source``,
+  ``verdicts``, ``engine``, ``categories``), appended as each position is done, so
+  an interrupted scan resumes where it stopped (done keys are skipped, a torn last
+  line is dropped) and is finally rewritten in input order;
+* ``suspects.epd``: the interesting positions with ``id`` and a ``c0`` category
+  (``claims-blocked-engine-wins``, ``drawish-with-edge-not-detected``,
+  ``methods-disagree``) and ``c1`` the engine score;
+* ``errors.log``: malformed games and lines with their location.
+
+Work is spread over all cores (``--jobs``) or a Dask cluster (``--dask ADDRESS``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import io
+import json
+import os
+import sys
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+import chess
+import chess.pgn
+
+import logic
+from logic.position import PositionError, iter_epd
+
+__all__ = ["Item", "read_items", "classify_item", "categories", "scan", "WIN_CP", "DRAW_CP"]
+
+WIN_CP = 300  # an engine score at least this (side's view), or a mate, is a win
+DRAW_CP = 50  # |score| at most this is drawish
+
+
+@dataclass(frozen=True)
+class Item:
+    """A position to classify: ``key`` identifies it (EPD of the position), ``seq`` is its
+    place in the input order, ``source`` where it was first seen."""
+
+    seq: int
+    key: str
+    fen: str
+    source: dict[str, Any]
+
+
+def _open_text(path: Path) -> TextIO:
+    if path.suffix == ".gz":
+        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", errors="replace")
+    return open(path, encoding="utf-8", errors="replace")
+
+
+def _is_kp(board: chess.Board) -> bool:
+    return board.occupied == board.pawns | board.kings and bool(board.pawns)
+
+
+def read_items(paths: Sequence[str | Path], errors: list[str]) -> Iterator[Item]:
+    """The K+P positions of ``paths``, deduplicated; problems go to ``errors``."""
+    seen: set[str] = set()
+    seq = 0
+    for path in map(Path, paths):
+        try:
+            fh = _open_text(path)
+        except OSError as exc:
+            errors.append(f"{path}: cannot read: {exc.strerror or exc}")
+            continue
+        with fh:
+            is_pgn = ".pgn" in path.name.lower()
+            source_iter = _pgn_items(path, fh, errors) if is_pgn else _epd_items(path, fh, errors)
+            for key, fen, source in source_iter:
+                if key in seen:
+                    continue
+                seen.add(key)
+                yield Item(seq, key, fen, source)
+                seq += 1
+
+
+def _epd_items(path: Path, fh: TextIO, errors: list[str]) -> Iterator[tuple[str, str, dict]]:
+    try:
+        for n, board, ops in iter_epd(fh):
+            if isinstance(board, PositionError):
+                errors.append(f"{path}:{n}: {board}")
+                continue
+            if not _is_kp(board):
+                continue
+            yield board.epd(), board.fen(), {"file": str(path), "line": n,
+                                             "id": ops.get("id")}
+    except (UnicodeDecodeError, OSError, EOFError) as exc:  # a damaged .gz, say
+        errors.append(f"{path}: stopped reading: {exc}")
+
+
+def _pgn_items(path: Path, fh: TextIO, errors: list[str]) -> Iterator[tuple[str, str, dict]]:
+    import logging
+
+    logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)  # errors.log has them
+    game_no = 0
+    while True:
+        try:
+            offset = fh.tell() if fh.seekable() else None
+        except OSError:
+            offset = None
+        try:
+            game = chess.pgn.read_game(fh)
+        except (ValueError, UnicodeDecodeError, OSError, EOFError) as exc:
+            errors.append(f"{path}: game {game_no + 1}: unreadable: {exc}")
+            break
+        if game is None:
+            break
+        game_no += 1
+        where = f"{path}: game {game_no}" + (f" (offset {offset})" if offset is not None else "")
+        if game.errors:
+            errors.append(f"{where}: {game.errors[0]}")
+        try:
+            board = game.board()
+        except ValueError as exc:
+            errors.append(f"{where}: bad FEN header: {exc}")
+            continue
+        headers = {k: game.headers.get(k, "?") for k in ("White", "Black", "Event", "Site")}
+        ply = 0
+        node = game
+        while True:
+            if _is_kp(board) and board.is_valid():
+                yield board.epd(), board.fen(), {"file": str(path), "game": game_no,
+                                                 "ply": ply, **headers}
+            if not node.variations:
+                break
+            node = node.variations[0]
+            try:
+                board.push(node.move)
+            except (AssertionError, ValueError) as exc:
+                errors.append(f"{where}: ply {ply + 1}: {exc}")
+                break
+            ply += 1
+
+
+# -- classification (runs in workers) ---------------------------------------------------------
+
+_engine: Any = None
+_engine_cfg: tuple[str | None, float] = (None, 0.1)
+
+
+def _init_worker(engine_path: str | None, engine_time: float) -> None:
+    global _engine_cfg
+    _engine_cfg = (engine_path, engine_time)
+
+
+def _engine_eval(board: chess.Board) -> dict[str, Any] | None:
+    global _engine
+    path, seconds = _engine_cfg
+    if not path:
+        return None
+    import chess.engine
+
+    for _attempt in range(2):
+        try:
+            if _engine is None:
+                _engine = chess.engine.SimpleEngine.popen_uci(path, timeout=10)
+            info = _engine.analyse(board, chess.engine.Limit(time=seconds))
+            score = info["score"].white()
+            return {"cp": score.score(), "mate": score.mate(), "depth": info.get("depth"),
+                    "pv": [m.uci() for m in info.get("pv", [])[:8]]}
+        except (chess.engine.EngineError, chess.engine.EngineTerminatedError, OSError,
+                TimeoutError) as exc:
+            if _engine is not None:
+                with contextlib.suppress(Exception):  # a dead engine may fail to close
+                    _engine.close()
+            _engine = None
+            error = str(exc) or type(exc).__name__
+    return {"error": error}
+
+
+def classify_item(item: Item) -> dict[str, Any]:
+    """The result object of one position (both methods, both sides, engine score)."""
+    board = chess.Board(item.fen)
+    verdicts = {}
+    for method in logic.METHODS:
+        verdicts[method] = {}
+        for color in chess.COLORS:
+            v = logic.detect(board, color, method=method)
+            verdicts[method][chess.COLOR_NAMES[color]] = {"blocked": v.blocked, "rule": v.rule}
+    result = {"seq": item.seq, "key": item.key, "fen": item.fen, "source": item.source,
+              "verdicts": verdicts, "engine": _engine_eval(board)}
+    result["categories"] = categories(result)
+    return result
+
+
+def classify_shard(items: list[Item], engine_path: str | None = None,
+                   engine_time: float = 0.1) -> list[dict[str, Any]]:
+    """Classify a shard (the unit of work for Dask)."""
+    _init_worker(engine_path, engine_time)
+    try:
+        return [classify_item(it) for it in items]
+    finally:
+        _close_engine()
+
+
+def _close_engine() -> None:
+    global _engine
+    if _engine is not None:
+        with contextlib.suppress(Exception):  # a dead engine may fail to quit
+            _engine.quit()
+        _engine = None
+
+
+def _side_wins(engine: dict[str, Any] | None, color: chess.Color) -> bool:
+    if not engine or "error" in engine:
+        return False
+    sign = 1 if color else -1
+    if engine.get("mate") is not None:
+        return engine["mate"] * sign > 0
+    return engine.get("cp") is not None and engine["cp"] * sign >= WIN_CP
+
+
+def categories(result: dict[str, Any]) -> list[str]:
+    """The suspect categories of a result (empty when nothing looks wrong)."""
+    cats = []
+    v = result["verdicts"]
+    engine = result.get("engine")
+    board = chess.Board(result["fen"])
+    sides = [(c, chess.COLOR_NAMES[c]) for c in chess.COLORS]
+    if any(v[m][name]["blocked"] and _side_wins(engine, c)
+           for m in logic.METHODS for c, name in sides):
+        cats.append("claims-blocked-engine-wins")
+    if engine and "error" not in engine and engine.get("mate") is None \
+            and engine.get("cp") is not None and abs(engine["cp"]) <= DRAW_CP:
+        for c, name in sides:
+            edge = len(board.pieces(chess.PAWN, c)) > len(board.pieces(chess.PAWN, not c))
+            if edge and not any(v[m][name]["blocked"] for m in logic.METHODS):
+                cats.append("drawish-with-edge-not-detected")
+                break
+    if any(v["paper"][name]["blocked"] != v["flood"][name]["blocked"] for _c, name in sides):
+        cats.append("methods-disagree")
+    return cats
+
+
+# -- the run ---------------------------------------------------------------------------------
+
+def _load_done(results: Path) -> dict[str, dict[str, Any]]:
+    """Results already written (a torn last line, from a killed scan, is cut off)."""
+    done: dict[str, dict[str, Any]] = {}
+    if not results.is_file():
+        return done
+    data = results.read_bytes()
+    keep = data.rfind(b"\n") + 1
+    if keep != len(data):
+        with open(results, "r+b") as fh:
+            fh.truncate(keep)
+    for line in data[:keep].decode("utf-8", errors="replace").splitlines():
+        try:
+            row = json.loads(line)
+            done[row["key"]] = row
+        except (ValueError, KeyError, TypeError):
+            continue
+    return done
+
+
+class _Progress:
+    def __init__(self, total: int, out: TextIO | None) -> None:
+        self.total, self.out, self.done, self.t0, self.last = total, out, 0, time.time(), 0.0
+
+    def step(self, n: int = 1) -> None:
+        self.done += n
+        now = time.time()
+        if self.out is None or (now - self.last < 0.2 and self.done < self.total):
+            return
+        self.last = now
+        rate = self.done / max(now - self.t0, 1e-9)
+        eta = (self.total - self.done) / rate if rate else 0.0
+        width = 30
+        fill = int(width * self.done / max(self.total, 1))
+        self.out.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {self.done}/{self.total} "
+                       f"{rate:7.1f} pos/s  ETA {eta:6.1f} s")
+        if self.done >= self.total:
+            self.out.write("\n")
+        self.out.flush()
+
+
+def _atomic_text(path: Path, text: str) -> None:
+    from viewer.settings import atomic_write_text
+
+    atomic_write_text(path, text)
+
+
+def scan(
+    inputs: Sequence[str | Path], out_dir: str | Path, *, engine: str | None = None,
+    engine_time: float = 0.1, jobs: int | None = None, dask_address: str | None = None,
+    progress: TextIO | None = sys.stderr, shard_size: int = 200,
+) -> dict[str, Any]:
+    """Scan ``inputs`` into ``out_dir``; returns a summary (counts per category, errors)."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    results_path = out / "results.jsonl"
+    errors: list[str] = []
+    items = list(read_items(inputs, errors))
+    done = _load_done(results_path)
+    todo = [it for it in items if it.key not in done]
+    bar = _Progress(len(items), progress)
+    bar.step(len(items) - len(todo))
+    with open(results_path, "a", encoding="utf-8") as fh:
+        for row in _run(todo, engine, engine_time, jobs, dask_address, shard_size):
+            fh.write(json.dumps(row) + "\n")
+            fh.flush()
+            done[row["key"]] = row
+            bar.step()
+    order = {it.key: it.seq for it in items}
+    rows = sorted((r for r in done.values() if r["key"] in order), key=lambda r: order[r["key"]])
+    for r in rows:
+        r["seq"] = order[r["key"]]
+    _atomic_text(results_path, "".join(json.dumps(r) + "\n" for r in rows))
+    suspects = []
+    counts: dict[str, int] = {}
+    for r in rows:
+        for cat in r["categories"]:
+            counts[cat] = counts.get(cat, 0) + 1
+            board = chess.Board(r["fen"])
+            eng = r.get("engine") or {}
+            score = (f"mate {eng['mate']}" if eng.get("mate") is not None else
+                     f"{eng['cp'] / 100:+.2f}" if eng.get("cp") is not None else "-")
+            src = r["source"]
+            name = (f"{Path(src['file']).name} game {src['game']} ply {src['ply']}"
+                    if "game" in src else f"{Path(src['file']).name} line {src['line']}")
+            suspects.append(board.epd(id=name, c0=cat, c1=f"engine {score}"))
+    _atomic_text(out / "suspects.epd", "".join(s + "\n" for s in suspects))
+    _atomic_text(out / "errors.log", "".join(e + "\n" for e in errors))
+    return {"positions": len(rows), "categories": counts, "errors": len(errors),
+            "resumed": len(items) - len(todo), "classified": len(todo)}
+
+
+def _run(todo: list[Item], engine: str | None, engine_time: float, jobs: int | None,
+         dask_address: str | None, shard_size: int) -> Iterable[dict[str, Any]]:
+    shards = [todo[i:i + shard_size] for i in range(0, len(todo), shard_size)]
+    if dask_address:
+        from distributed import Client, as_completed
+
+        with Client(dask_address) as client:
+            futures = client.map(classify_shard, shards, engine_path=engine,
+                                 engine_time=engine_time, pure=False)
+            for fut in as_completed(futures):
+                yield from fut.result()
+        return
+    jobs = jobs or os.cpu_count() or 1
+    if jobs == 1 or len(todo) < 50:
+        _init_worker(engine, engine_time)
+        try:
+            for it in todo:
+                yield classify_item(it)
+        finally:
+            _close_engine()
+        return
+    import multiprocessing as mp
+
+    small = [todo[i:i + 25] for i in range(0, len(todo), 25)]
+    with mp.get_context("spawn").Pool(jobs) as pool:
+        for rows in pool.imap_unordered(_shard_star, [(s, engine, engine_time) for s in small]):
+            yield from rows
+
+
+def _shard_star(args: tuple[list[Item], str | None, float]) -> list[dict[str, Any]]:
+    return classify_shard(*args)

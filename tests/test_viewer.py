@@ -327,3 +327,19 @@ def test_playlist_steps_through_scan_suspects(home, tmp_path) -> None:
     frames(a, [key(pygame.K_SPACE)], [], [])
     assert a.timeline.playing  # the full trace plays for each case
     pygame.display.quit()
+
+
+def test_playlist_chosen_in_the_viewer(app: App, tmp_path) -> None:
+    import pygame_gui
+
+    epd = tmp_path / "cases.epd"
+    epd.write_text(f'{D16.rsplit(" ", 2)[0]} id "d16"; c0 "methods-disagree";\n')
+    frames(app, [key(pygame.K_o)])
+    assert app.file_dialog.alive()
+    event = pygame.event.Event(pygame_gui.UI_FILE_DIALOG_PATH_PICKED, text=str(epd),
+                               ui_element=app.file_dialog)
+    frames(app, [event])
+    assert app.playlist and app.editor.fen == D16 and "1 cases" in app.message
+    bad = tmp_path / "empty.epd"
+    bad.write_text("# nothing\n")
+    assert not app.open_playlist(str(bad)) and "Not opened" in app.message

@@ -26,6 +26,7 @@ from pygame_gui.elements import (
     UITextBox,
     UITextEntryLine,
 )
+from pygame_gui.windows import UIFileDialog
 
 import logic
 from logic import kpk_rules
@@ -67,6 +68,9 @@ HELP_LINES: tuple[tuple[str, str], ...] = (
     ("M / S", "switch method (paper / wiki flood) / side (White / Black)"),
     ("L", "pawn-structure layer (files, rams, levers, backward, stragglers)"),
     ("Ctrl+S / Ctrl+G", "save this frame as PNG / the whole trace as GIF"),
+    ("E", "search panel: pawnfence's search with and without detection, a UCI engine"),
+    ("O", "open a playlist (an EPD file, e.g. a scan's suspects.epd)"),
+    ("N / P, PageDown / PageUp", "next / previous case of the playlist"),
     ("H or ?", "show / hide this help"),
 )
 
@@ -380,6 +384,27 @@ class App:
             self.side = side
             self.reanalyse(keep=True)
 
+    def choose_playlist(self) -> None:
+        """Open a file dialog for a playlist (EPD)."""
+        w, h = self.screen.get_size()
+        self.file_dialog = UIFileDialog(
+            pygame.Rect(w // 2 - 260, h // 2 - 220, 520, 440), self.manager,
+            window_title="Open a playlist (EPD)", initial_file_path=str(Path.cwd()),
+            allow_existing_files_only=True)
+
+    def open_playlist(self, path: str) -> bool:
+        """Load the EPD file at ``path`` as the playlist; a bad file gives a message."""
+        from logic.cli import _read_playlist
+
+        try:
+            self.playlist = _read_playlist(path)
+        except (OSError, ValueError) as exc:
+            self.say(f"Not opened: {exc}")
+            return False
+        self.load_playlist(0)
+        self.say(f"Playlist {Path(path).name}: {len(self.playlist)} cases (N / P to step)")
+        return True
+
     def toggle_search(self) -> None:
         """Show or hide the search panel (starts an analysis of the current board)."""
         self.search_on = not self.search_on
@@ -582,6 +607,8 @@ class App:
             self.reanalyse(keep=True)
         elif k == pygame.K_e:
             self.toggle_search()
+        elif k == pygame.K_o:
+            self.choose_playlist()
         elif k in (pygame.K_PAGEDOWN, pygame.K_n) and self.playlist:
             self.load_playlist(self.playlist_index + 1)
         elif k in (pygame.K_PAGEUP, pygame.K_p) and self.playlist:
@@ -655,6 +682,9 @@ class App:
         elif t == pygame_gui.UI_TEXT_ENTRY_FINISHED and el is self.fen_entry:
             self._fen_typing = False
             self.load_fen(event.text)
+            self._refresh_widgets()
+        elif t == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
+            self.open_playlist(str(event.text))
             self._refresh_widgets()
         elif t == pygame_gui.UI_HORIZONTAL_SLIDER_MOVED:
             if el is self.scrubber and self.timeline.count:

@@ -858,8 +858,9 @@ class App:
             self._ui_event(event)
             return
         if event.type == pygame.KEYDOWN:
-            if self.fen_entry.is_focused:
-                return
+            if any(isinstance(e, UITextEntryLine) and e.is_focused
+                   for e in self.manager.get_focus_set() or ()):
+                return  # typing in the FEN field or a dialog's path field
             self._key(event)
         elif consumed:
             return

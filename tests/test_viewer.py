@@ -343,3 +343,11 @@ def test_playlist_chosen_in_the_viewer(app: App, tmp_path) -> None:
     bad = tmp_path / "empty.epd"
     bad.write_text("# nothing\n")
     assert not app.open_playlist(str(bad)) and "Not opened" in app.message
+
+
+def test_typing_in_the_fen_field_is_not_a_shortcut(app: App) -> None:
+    pos = app.fen_entry.rect.center
+    frames(app, [down(pos), up(pos)])
+    assert app.fen_entry.is_focused
+    frames(app, [key(pygame.K_f, unicode="f")])
+    assert not app.flipped  # "f" went into the text, not to the flip shortcut

@@ -395,8 +395,14 @@ class Searcher:
         self.path = list(history or [])
         max_depth = depth if depth is not None else 64
         result = SearchResult(0, 0, 0, 0, 0)
+        before = -1
         for d in range(1, max_depth + 1):
+            at_start = self.nodes
             score = self.negamax(pos, d, -WIN - 1, WIN + 1, 0)
+            grew = self.nodes - at_start
+            if depth is None and grew == before and grew <= 2:
+                break  # the root is decided (a blockage or a bitbase hit): deeper adds nothing
+            before = grew
             if self.stopped and d > 1:
                 break
             elapsed = time.perf_counter() - start

@@ -274,11 +274,15 @@ class Searcher:
         if k is not None:
             return k
         # paper Figure 4: the side to move's upper bound is a draw if it is blocked
-        if self.use_blockage and beta > DRAW and self._blocked(pos, key):
-            self.blockages += 1
-            if alpha >= DRAW:
-                return DRAW
-            beta = DRAW
+        if self.use_blockage and beta > DRAW:
+            blocked = self.blocked_memo.get(key)  # per search, in front of the pawn cache
+            if blocked is None:
+                blocked = self._blocked(pos, key)
+            if blocked:
+                self.blockages += 1
+                if alpha >= DRAW:
+                    return DRAW
+                beta = DRAW
         entry = self.tt.get(key)
         hash_move = 0
         if entry is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import chess
 
-from logic.bitboards import BB_ALL, king_attacks_setwise, south_fill
+from logic.bitboards import BB_ALL, king_attacks_setwise, pawn_attacks, south_fill
 from logic.steps import Recorder
 
 __all__ = [
@@ -34,7 +34,7 @@ _ALL_FILES = 0xFF
 
 def black_pawn_attacks(b: int) -> int:
     """Squares attacked by black pawns ``b``: e5 -> d4 | f4."""
-    return ((b >> 9) & _NOT_H) | ((b >> 7) & _NOT_A)
+    return pawn_attacks(b, chess.BLACK)
 
 
 def fixed_white_pawns(w: int, b: int) -> int:

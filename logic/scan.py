@@ -36,6 +36,7 @@ import chess
 import chess.pgn
 
 import logic
+from logic.files import atomic_write_text
 from logic.position import PositionError, iter_epd
 
 __all__ = ["Item", "read_items", "classify_item", "categories", "scan", "WIN_CP", "DRAW_CP"]
@@ -286,12 +287,6 @@ class _Progress:
         self.out.flush()
 
 
-def _atomic_text(path: Path, text: str) -> None:
-    from viewer.settings import atomic_write_text
-
-    atomic_write_text(path, text)
-
-
 def scan(
     inputs: Sequence[str | Path], out_dir: str | Path, *, engine: str | None = None,
     engine_time: float = 0.1, jobs: int | None = None, dask_address: str | None = None,
@@ -317,7 +312,7 @@ def scan(
     rows = sorted((r for r in done.values() if r["key"] in order), key=lambda r: order[r["key"]])
     for r in rows:
         r["seq"] = order[r["key"]]
-    _atomic_text(results_path, "".join(json.dumps(r) + "\n" for r in rows))
+    atomic_write_text(results_path, "".join(json.dumps(r) + "\n" for r in rows))
     suspects = []
     counts: dict[str, int] = {}
     for r in rows:
@@ -331,8 +326,8 @@ def scan(
             name = (f"{Path(src['file']).name} game {src['game']} ply {src['ply']}"
                     if "game" in src else f"{Path(src['file']).name} line {src['line']}")
             suspects.append(board.epd(id=name, c0=cat, c1=f"engine {score}"))
-    _atomic_text(out / "suspects.epd", "".join(s + "\n" for s in suspects))
-    _atomic_text(out / "errors.log", "".join(e + "\n" for e in errors))
+    atomic_write_text(out / "suspects.epd", "".join(s + "\n" for s in suspects))
+    atomic_write_text(out / "errors.log", "".join(e + "\n" for e in errors))
     return {"positions": len(rows), "categories": counts, "errors": len(errors),
             "resumed": len(items) - len(todo), "classified": len(todo)}
 

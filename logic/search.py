@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import chess
 
 from logic import kpk
+from logic.bitboards import front_span
 from logic.blockage import is_blocked
 
 __all__ = ["SearchResult", "Searcher", "search_board", "WIN", "DECISIVE", "from_board"]
@@ -56,13 +57,7 @@ def from_board(board: chess.Board) -> Pos:
     return (w, b, wk, bk, board.turn, ep, board.halfmove_clock)
 
 
-def _front_span(sq: int, white: bool) -> int:
-    f = chess.BB_FILES[sq & 7]
-    return f & ~((2 << sq) - 1) & _ALL if white else f & ((1 << sq) - 1)
-
-
-_FRONT = {True: [_front_span(s, True) for s in range(64)],
-          False: [_front_span(s, False) for s in range(64)]}
+_FRONT = {c: [front_span(1 << s, c) for s in range(64)] for c in (True, False)}
 _PASS_MASK = {c: [(_FRONT[c][s] | ((_FRONT[c][s] << 1) & _NOT_A & _ALL)
                    | ((_FRONT[c][s] >> 1) & _NOT_H)) for s in range(64)] for c in (True, False)}
 

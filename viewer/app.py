@@ -121,6 +121,7 @@ class App:
         self.structure: dict[str, Any] | None = None
         self.kpk: dict[str, object] | None = None
         self.kpk_boards = (0, 0)
+        self._overlay_memo: tuple[Any, Any, Overlay] = (None, None, EMPTY)
         self._press: dict[str, Any] | None = None  # mouse gesture in progress
         self._fen_typing = False
         self._save_due: int | None = None
@@ -471,12 +472,18 @@ class App:
         v, tl = self.verdict, self.timeline
         if v is None:
             return EMPTY
+        memo_key = (tl.index, self.kpk_boards)
+        held, key_held, overlay = self._overlay_memo
+        if held is v and key_held == memo_key:
+            return overlay  # the frame loop asks every frame
         if tl.index is not None and v.steps:
-            return step_overlay(v, tl.index)
-        overlay = live_overlay(v)
-        if self.kpk:
-            overlay = replace(overlay, kpk_square=self.kpk_boards[0],
-                              kpk_keys=self.kpk_boards[1])
+            overlay = step_overlay(v, tl.index)
+        else:
+            overlay = live_overlay(v)
+            if self.kpk:
+                overlay = replace(overlay, kpk_square=self.kpk_boards[0],
+                                  kpk_keys=self.kpk_boards[1])
+        self._overlay_memo = (v, memo_key, overlay)  # holding v keeps the identity test valid
         return overlay
 
     # -- mouse --------------------------------------------------------------

@@ -4,9 +4,6 @@ temporary file in the same folder, then ``os.replace``)."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +11,7 @@ import chess
 import pygame
 
 import logic
+from logic.files import atomic_write
 from logic.verdict import Verdict
 from viewer.overlay import Overlay, live_overlay, step_overlay
 from viewer.render import Painter
@@ -68,23 +66,11 @@ def banner_text(verdict: Verdict | None, caption: str = "") -> tuple[str, str, s
 
 
 def _atomic_write(path: Path, write) -> None:
-    path = Path(path)
+    """:func:`logic.files.atomic_write`, failures as :class:`ExportError` naming the file."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
-    except OSError as exc:
-        raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None
-    os.close(fd)
-    try:
-        write(tmp)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; exports are ordinary files
-        os.replace(tmp, path)
+        atomic_write(path, write)
     except (OSError, pygame.error, ValueError) as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise ExportError(f"cannot write {path}: {exc}") from None
+        raise ExportError(f"cannot write {path}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 def save_png(surface: pygame.Surface, path: str | Path) -> Path:

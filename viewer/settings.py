@@ -6,14 +6,14 @@ own position list (EPD in the user data folder), both written atomically.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import tempfile
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 import platformdirs
+
+from logic.files import atomic_write_text
 
 __all__ = ["Settings", "config_dir", "data_dir", "load_settings", "save_settings",
            "load_user_positions", "add_user_position", "atomic_write_text"]
@@ -44,20 +44,6 @@ class Settings:
     engine: str = ""  # a UCI engine for the search panel; "" = /usr/games/stockfish if present
     width: int = 1280
     height: int = 860
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file and ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def load_settings() -> Settings:

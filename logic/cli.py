@@ -250,6 +250,12 @@ def _scan(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _experiment(args: argparse.Namespace, out: TextIO) -> int:
+    from logic.experiment import run_experiment
+
+    return run_experiment(args, out)
+
+
 def _diagrams(out: TextIO) -> int:
     from logic.diagrams import load_diagrams
 
@@ -351,22 +357,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return _viewer(argv, out)
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command == "explain":
-        return _explain(args, out)
-    if args.command == "classify":
-        return _classify(args, out)
-    if args.command == "render":
-        return _render(args, out)
-    if args.command == "search":
-        return _search(args, out)
-    if args.command == "scan":
-        return _scan(args, out)
-    if args.command == "experiment":
-        from logic.experiment import run_experiment
-
-        return run_experiment(args, out)
-    if args.command == "diagrams":
-        return _diagrams(out)
+    handlers = {"explain": _explain, "classify": _classify, "render": _render,
+                "search": _search, "scan": _scan, "experiment": _experiment,
+                "diagrams": lambda _args, o: _diagrams(o)}
+    if args.command in handlers:
+        return handlers[args.command](args, out)
     if args.command == "bench" and args.viewer:
         from viewer.bench import run_viewer_bench
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import chess
 from hypothesis import assume
 from hypothesis import strategies as st
@@ -45,3 +47,19 @@ def kp_boards(draw: st.DrawFn, rams: bool = True) -> chess.Board:
     board = _board(white, black, wk, bk, draw(st.booleans()))
     assume(board.is_valid())
     return board
+
+
+def random_material_board(rng: random.Random, white: str, black: str, *,
+                          playable: bool = False) -> chess.Board:
+    """A random legal board with two kings and the pieces ``white`` (upper-case symbols)
+    and ``black`` (lower-case); with ``playable`` also not game over."""
+    while True:
+        board = chess.Board(None)
+        squares = rng.sample(range(64), 2 + len(white) + len(black))
+        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+        for sq, sym in zip(squares[2:], white + black, strict=True):
+            board.set_piece_at(sq, chess.Piece.from_symbol(sym))
+        board.turn = rng.random() < 0.5
+        if board.is_valid() and not (playable and board.is_game_over()):
+            return board

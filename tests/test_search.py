@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from logic.cli import main
 from logic.diagrams import load_diagrams
 from logic.search import DECISIVE, Searcher, from_board, search_board
-from tests.strategies import kp_boards
+from tests.strategies import kp_boards, random_material_board
 
 FORTRESSES = ["paper-5", "paper-10", "paper-12", "paper-16", "wiki-1"]
 
@@ -54,19 +54,6 @@ def test_fine_70_finds_kb1() -> None:
     assert r.score >= 150
 
 
-def _random(rng: random.Random, white: str, black: str) -> chess.Board:
-    while True:
-        board = chess.Board(None)
-        squares = rng.sample(range(64), 2 + len(white) + len(black))
-        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
-        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
-        for sq, sym in zip(squares[2:], white + black, strict=True):
-            board.set_piece_at(sq, chess.Piece.from_symbol(sym))
-        board.turn = rng.random() < 0.5
-        if board.is_valid() and not board.is_game_over():
-            return board
-
-
 @pytest.mark.parametrize("table", ["KPvKP", "KPPvK"])
 def test_decisive_scores_agree_with_syzygy(table: str, syzygy_dir) -> None:
     """At depth 4 a decisive score (a win or a loss for the side to move) never contradicts
@@ -76,7 +63,7 @@ def test_decisive_scores_agree_with_syzygy(table: str, syzygy_dir) -> None:
     decisive = 0
     with chess.syzygy.open_tablebase(str(syzygy_dir)) as tb:
         for _ in range(150):
-            board = _random(rng, white[1:], black[1:].lower())
+            board = random_material_board(rng, white[1:], black[1:].lower(), playable=True)
             wdl = tb.probe_wdl(board)
             for blockage in (True, False):
                 r = search_board(board, depth=4, blockage=blockage)

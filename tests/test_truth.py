@@ -17,6 +17,7 @@ import pytest
 
 import logic
 from tests.conftest import DATA, SHARED
+from tests.strategies import random_material_board
 from tests.truth import drawn_with_edge, load_jsonl, stockfish_wins
 
 CORPORA = {
@@ -63,26 +64,11 @@ def test_zero_false_positives_against_stockfish(corpus: str, method: str) -> Non
     assert recognised >= {"ours": 50, "lichess": 0, "d3chess": 5}[corpus]
 
 
-def _random_tb_boards(rng: random.Random, white: str, black: str, n: int) -> list[chess.Board]:
-    out = []
-    while len(out) < n:
-        board = chess.Board(None)
-        squares = rng.sample(range(64), 2 + len(white) + len(black))
-        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
-        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
-        for sq, sym in zip(squares[2:], white + black, strict=True):
-            board.set_piece_at(sq, chess.Piece.from_symbol(sym))
-        board.turn = rng.random() < 0.5
-        if board.is_valid():
-            out.append(board)
-    return out
-
-
 @pytest.mark.parametrize("table", ["KPvK", "KPPvK", "KPvKP"])
 def test_never_blocked_where_syzygy_wins(table: str, syzygy_dir) -> None:
     white, black = table.split("v")
     rng = random.Random(table)
-    boards = _random_tb_boards(rng, white[1:], black[1:].lower(), 4000)
+    boards = [random_material_board(rng, white[1:], black[1:].lower()) for _ in range(4000)]
     blocked = 0
     with chess.syzygy.open_tablebase(str(syzygy_dir)) as tb:
         for board in boards:

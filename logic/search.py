@@ -89,7 +89,8 @@ class Searcher:
 
     def __init__(self, *, blockage: bool = True, tt_size: int = 1 << 20) -> None:
         self.use_blockage = blockage
-        self.tt: dict[tuple[int, ...], tuple[int, int, int, int]] = {}
+        #: key -> (depth, score, bound, best move, blocked or None)
+        self.tt: dict[tuple[int, ...], tuple[int, int, int, int, bool | None]] = {}
         self.blocked_memo: dict[tuple[int, ...], bool] = {}
         self.tt_size = tt_size
         self.nodes = 0
@@ -268,20 +269,24 @@ class Searcher:
         k = self._kpk(pos, ply)
         if k is not None:
             return k
-        # paper Figure 4: the side to move's upper bound is a draw if it is blocked
+        entry = self.tt.get(key)
+        # paper Figure 4: the side to move's upper bound is a draw if it is blocked.  The
+        # answer travels in the TT entry (one lookup for both), else in a per-search memo
+        # in front of the pawn-structure cache.
+        blocked = entry[4] if entry is not None else None
         if self.use_blockage and beta > DRAW:
-            blocked = self.blocked_memo.get(key)  # per search, in front of the pawn cache
             if blocked is None:
-                blocked = self._blocked(pos, key)
+                blocked = self.blocked_memo.get(key)
+                if blocked is None:
+                    blocked = self._blocked(pos, key)
             if blocked:
                 self.blockages += 1
                 if alpha >= DRAW:
                     return DRAW
                 beta = DRAW
-        entry = self.tt.get(key)
         hash_move = 0
         if entry is not None:
-            e_depth, e_score, e_flag, hash_move = entry
+            e_depth, e_score, e_flag, hash_move, _blocked = entry
             if e_depth >= depth and ply:
                 if e_flag == _EXACT:
                     return e_score
@@ -321,7 +326,7 @@ class Searcher:
         if len(self.tt) >= self.tt_size:
             self.tt.clear()
             self.blocked_memo.clear()
-        self.tt[key] = (depth, best, flag, best_move)
+        self.tt[key] = (depth, best, flag, best_move, blocked)
         return best
 
     def quiesce(self, pos: Pos, alpha: int, beta: int, ply: int) -> int:

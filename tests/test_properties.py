@@ -48,11 +48,10 @@ def test_dfs_matches_figure8_verbatim_and_ccl(board: chess.Board) -> None:
         assert separated == four_connected_crossing(marked)
         if fence:
             assert separated
-        elif separated:
-            # Figure 8 starts on a7..a2 and never steps west: a crossing it misses must
-            # enter the a-file only on a1 or need a westward step.
-            entries = marked & chess.BB_FILE_A & ~chess.BB_A1
-            assert not entries or _needs_west(marked)
+        # Figure 8 finds a fence exactly when a walk of north/east/south steps from a7..a2
+        # reaches the h-file (checked by a breadth-first search, a different algorithm);
+        # the crossings it misses enter the a-file only on a1 or need a westward step.
+        assert bool(fence) == _nes_walk_reaches_h(marked)
 
 
 @settings(max_examples=300, deadline=None)
@@ -81,15 +80,15 @@ def test_dfs_trace_replays_figure8_square_by_square(board: chess.Board) -> None:
     assert len(path) == 1 and path[0].board("fence") == fence == figure8_fence(marked)
 
 
-def _needs_west(marked: int) -> bool:
-    """True if no N/E/S-only walk (a BFS, not the DFS) links a2..a7 to the h-file."""
+def _nes_walk_reaches_h(marked: int) -> bool:
+    """True if an N/E/S-only walk (a BFS, not the DFS) links a2..a7 to the h-file."""
     frontier = seen = marked & chess.BB_FILE_A & ~chess.BB_A1 & ~chess.BB_A8
     while frontier:
         nxt = ((frontier << 8) | ((frontier << 1) & ~chess.BB_FILE_A) | (frontier >> 8))
         nxt &= marked & ~seen & chess.BB_ALL
         seen |= nxt
         frontier = nxt
-    return not seen & chess.BB_FILE_H
+    return bool(seen & chess.BB_FILE_H)
 
 
 @settings(max_examples=300, deadline=None)

@@ -29,7 +29,6 @@ __all__ = [
 
 _NOT_A = BB_ALL & ~chess.BB_FILE_A
 _NOT_H = BB_ALL & ~chess.BB_FILE_H
-_ALL_FILES = 0xFF
 
 
 def black_pawn_attacks(b: int) -> int:

@@ -18,7 +18,6 @@ is missing or damaged.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import chess
@@ -30,7 +29,6 @@ __all__ = ["SIZE", "build", "probe", "probe_board", "kpk_index", "normalise", "l
 
 SIZE = 2 * 24 * 64 * 64
 INVALID, UNKNOWN, DRAW, WIN = 0, 1, 2, 4
-_SHA256 = None  # set after the first build check; the tests pin the shipped file
 
 
 class KPKError(ValueError):
@@ -143,11 +141,6 @@ def load_bitbase(path: Path | None = None) -> bytes:
     if path is None:
         _bitbase = data
     return data
-
-
-def digest(data: bytes) -> str:
-    """SHA-256 of a bitbase (the tests compare the shipped file with a fresh build)."""
-    return hashlib.sha256(data).hexdigest()
 
 
 def normalise(board: chess.Board) -> tuple[bool, int, int, int, chess.Color]:

@@ -107,11 +107,6 @@ class Recorder:
         sqs = sorted((self.sq(s) for s in chess.scan_forward(bb)), key=lambda s: (s & 7, s >> 3))
         return ", ".join(chess.square_name(s) for s in sqs) or "none"
 
-    def rank_word(self, square: int) -> str:
-        """The rank of an oriented square as the real board names it ("4th")."""
-        r = chess.square_rank(self.sq(square)) + 1
-        return {1: "1st", 2: "2nd", 3: "3rd"}.get(r, f"{r}th")
-
     def add(
         self,
         kind: str,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -934,9 +934,6 @@ class App:
         err = save_settings(self._current_settings())
         pygame.display.quit()
         return err
-
-    def settings_dict(self) -> dict[str, Any]:
-        return asdict(self.settings)
 
 
 def _set_html(box: UITextBox, html: str) -> None:

@@ -10,7 +10,6 @@ from logic.assets import asset_path
 
 __all__ = ["PieceSet"]
 
-_NAMES = {"K": "king", "Q": "queen", "R": "rook", "B": "bishop", "N": "knight", "P": "pawn"}
 
 
 class PieceSet:

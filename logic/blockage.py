@@ -17,13 +17,21 @@ stored in a pawn hash table"), whole verdicts per position.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import chess
 
-from logic.fence import black_pawn_attacks, ccl_labels, dfs_fence, king_flood, marked_squares
+from logic.fence import (
+    _dfs_fast,
+    black_pawn_attacks,
+    ccl_labels,
+    dfs_fence,
+    king_flood,
+    marked_squares,
+)
 from logic.steps import Recorder
-from logic.verdict import Verdict
+from logic.verdict import DeferredVerdict, NoteSeed, Verdict
 
 __all__ = ["detect", "detect_bitboards", "is_blocked", "clear_cache", "cache_info", "METHODS",
            "DetectError"]
@@ -35,8 +43,8 @@ _NOT_H = _ALL & ~chess.BB_FILE_H
 _FILES = chess.BB_FILES
 _KING = chess.BB_KING_ATTACKS
 _BACKRANKS = chess.BB_BACKRANKS
-_SECTION_ORDER = {"paper 2.3": 0, "paper 3.1": 1, "paper 3.3": 2, "paper 3.2": 3, "paper 3.4": 4}
 _NO_RAW = (0, 0, 0, 0, 0, 0, 0, 0)
+_flip_diagonal = chess.flip_diagonal
 _CACHE_LIMIT = 1 << 18
 
 
@@ -84,13 +92,51 @@ def _check_34(s: int, w: int, fixed: int, fence: int) -> bool:
     return rl == (right.bit_length() - 1) >> 3 and rl <= 4
 
 
-def _paper_structure(w: int, b: int, rec: Recorder | None) -> tuple[Any, ...]:
+#: squares on a square's file strictly above it / at or below it / strictly below it
+_FILE_ABOVE = [_FILES[s & 7] & ~((2 << s) - 1) & _ALL for s in range(64)]
+_FILE_AT_OR_BELOW = [_FILES[s & 7] & ((2 << s) - 1) for s in range(64)]
+_FILE_BELOW = [_FILES[s & 7] & ((1 << s) - 1) for s in range(64)]
+
+
+def _cannot_hold(w: int, b: int, b_att: int, marked: int, wk: int, bk: int) -> bool:
+    """True only if no fence in ``marked`` can make the side blocked: sound shortcuts
+    taken before the fence search (the verdict's rule still comes from the full
+    analysis, on demand).  Every fence lies in the marked squares and crosses every
+    file; removing black pawns below it (paper 3) only removes marked squares, or
+    adds white pawns directly behind a marked square on the same file.
+
+    * 2.3: no marked square above White's king on its file, so the king is never
+      below the fence; or none at or below Black's king, so that king always is.
+    * 3.2/3.3: a white pawn attacked by a black pawn that is never removed (nothing
+      marked above it on its file), without a black pawn two squares ahead or with
+      the square ahead attacked by such a pawn, and Black's king not in front of
+      it: on or below any fence it is a lever or fails 3.2, above it 3.1 fails.
+    """
+    if not marked & _FILE_ABOVE[wk] or not marked & _FILE_AT_OR_BELOW[bk]:
+        return True
+    levers = w & b_att & ~_FILE_BELOW[bk]
+    if not levers & ~((b >> 16) & ~(b_att >> 8)):
+        return False
+    behind = marked >> 8  # squares with a marked square above them on their file
+    behind |= behind >> 8
+    behind |= behind >> 16
+    behind |= behind >> 32
+    kept = b & ~behind
+    kept_att = ((kept >> 9) & _NOT_H) | ((kept >> 7) & _NOT_A)
+    return bool(levers & kept_att & ~((b >> 16) & ~(kept_att >> 8)))
+
+
+def _paper_structure(
+    w: int, b: int, rec: Recorder | None, wk: int = -1, bk: int = -1
+) -> tuple[Any, ...] | None:
     """King-independent part of the paper's detector, on an oriented position.
 
     Returns ``(fail_rule, fail_code, fail_args, raw, notes, kmask, used)``: the
     first king-independent failure (or None), the oriented bitboards, the pawn
-    notes, the squares the defending king must stand on, and the most specific
-    section a successful blockage relied on.
+    notes (a :class:`NoteSeed`), the squares the defending king must stand on, and
+    the most specific section a successful blockage relied on.  Given the kings
+    (``wk``, ``bk``; untraced only) it returns None instead when
+    :func:`_cannot_hold` proves before the fence search that the side is not blocked.
     """
     # 2.2: fixed pawns (blocked by a black pawn or a fixed white pawn, unable to
     # capture) and the marked squares (fixed pawns and black pawn attacks).
@@ -117,7 +163,18 @@ def _paper_structure(w: int, b: int, rec: Recorder | None) -> tuple[Any, ...]:
             changed=b_att & ~fixed, fixed=fixed, marked=marked,
         )
     # 2.3: the fence (Figure 8).
-    fence = dfs_fence(marked, rec)
+    if rec is not None:
+        fence = dfs_fence(marked, rec)
+    else:
+        # the fence crosses every file: it needs a marked square on each
+        m = marked | (marked >> 32)
+        m |= m >> 16
+        if (m | (m >> 8)) & 0xFF != 0xFF:
+            fence = 0
+        elif wk >= 0 and _cannot_hold(w, b, b_att, marked, wk, bk):
+            return None
+        else:
+            fence = _dfs_fast(_flip_diagonal(marked).to_bytes(8, "little"))
     if not fence:
         return ("paper 2.3", "no-fence", (), (fixed, marked, 0, 0, 0, 0, 0, _ALL), (), _ALL, "")
     sf = fence | (fence >> 8)
@@ -150,77 +207,155 @@ def _paper_structure(w: int, b: int, rec: Recorder | None) -> tuple[Any, ...]:
         sf |= sf >> 16
         sf |= sf >> 32
         below = sf ^ fence
-    dyn = w & ~fixed
-    if not dyn:
+    if not w & ~fixed:
         return (None, "", (), (fixed, marked, fence, below, removed, below, 0, _ALL), (), _ALL,
                 "paper 2.3")
     # 3.1-3.4: every dynamic white pawn, on the board without the removed pawns.
-    above = _ALL ^ sf
-    files = _FILES
-    notes = []
-    kmask = _ALL
-    fail = None
-    used = "paper 2.3"
-    while dyn:
-        pbit = dyn & -dyn
-        dyn ^= pbit
-        p = pbit.bit_length() - 1
-        if pbit & above:  # 3.1: the defending king must stand in front of the pawn
-            span = _NORTH_SPAN[p]
-            kmask &= span
-            note = (p, "above", True, "paper 3.1", "above", None, span)
-        elif pbit & fence:  # 3.2: a black pawn two ahead, only pawn, front not attacked
-            i = ((p < 48 and bp >> (p + 16) & 1) << 2
-                 | ((w & files[p & 7]).bit_count() == 1) << 1
-                 | (not b_att >> (p + 8) & 1))
-            note = (p, "on", i == 7, "paper 3.2", _CODES_32["on"][i], p, None)
-        elif b_att & pbit:  # 3.3: a lever below the fence changes the structure now
-            note = (p, "below", False, "paper 3.3", "lever", p, None)
-        else:  # 3.3: scan the squares in front of the pawn
-            s = p + 8
-            while True:
-                sbit = 1 << s
-                if w & sbit:
-                    note = (p, "below", True, "paper 3.3", "own", s, None)
-                    break
-                if bp & sbit:
-                    note = (p, "below", True, "paper 3.3", "ram", s, None)
-                    break
-                if fence & sbit:  # reaches the fence: 3.2 there, else the 3.4 exception
-                    i = ((s < 48 and bp >> (s + 16) & 1) << 2
-                         | ((w & files[s & 7]).bit_count() == 1) << 1
-                         | (not b_att >> (s + 8) & 1))
-                    if i == 7:
-                        note = (p, "below", True, "paper 3.2", "reach-ok", s, None)
-                    elif i == 3 and _check_34(s, w, fixed, fence):
-                        fmask = files[s & 7]
-                        kmask &= fmask
-                        note = (p, "below", True, "paper 3.4", "reach-34", s, fmask)
-                    else:
-                        note = (p, "below", False, "paper 3.2", _CODES_32["reach"][i], s, None)
-                    break
-                if b_att & sbit:
-                    note = (p, "below", False, "paper 3.3", "engage", s, None)
-                    break
-                s += 8
-        notes.append(note)
-        if note[2]:
-            if _SECTION_ORDER[note[3]] > _SECTION_ORDER[used]:
-                used = note[3]
-        elif fail is None:
-            fail = note
+    fail, fail_32, kmask, used = _classify(w, bp, fixed, b_att, fence, sf)[:4]
     raw = (fixed, marked, fence, below, removed, below, 0, kmask)
-    if fail is not None:
-        return (fail[3], "pawn", (fail[0],), raw, tuple(notes), kmask, used)
-    return (None, "", (), raw, tuple(notes), kmask, used)
+    seed = _new_seed(NoteSeed, (w, bp, fixed, b_att, fence, sf))
+    if fail >= 0:
+        return ("paper 3.2" if fail_32 >> fail & 1 else "paper 3.3", "pawn", (fail,), raw, seed,
+                kmask, _SECTIONS[used])
+    return (None, "", (), raw, seed, kmask, _SECTIONS[used])
+
+
+#: the sections a blockage can rest on, least to most specific (``used`` indexes this)
+_SECTIONS = ("paper 2.3", "paper 3.1", "paper 3.3", "paper 3.2", "paper 3.4")
+
+
+def _classify(w: int, bp: int, fixed: int, b_att: int, fence: int, sf: int) -> tuple[int, ...]:
+    """Paper 3.1-3.4 for every dynamic white pawn at once, set-wise, on the board
+    without the removed pawns (``b_att``: their attacks; ``sf``: the fence and every
+    square below it).
+
+    Returns ``(fail, fail_32, kmask, used, above, on, lever, run, stops, alone, s34)``:
+    the lowest dynamic pawn that can break the blockage (-1 if none); the pawns
+    condemned by 3.2 (the others by 3.3); the squares the defending king must stand
+    on (3.1, 3.4); the most specific section a holding pawn relied on (an index into
+    :data:`_SECTIONS`); and the bitboards :func:`paper_notes` reads each note from
+    (``stops``: the square each pushing pawn is stopped on; ``alone``: files with a
+    single white pawn; ``s34``: fence squares the 3.4 exception saves).
+    """
+    dyn = w & ~fixed
+    above = dyn & ~sf  # 3.1: passed the fence; the defending king must be in front
+    on = dyn & fence  # 3.2
+    low = dyn & sf & ~fence
+    lever = low & b_att  # 3.3: a capture below the fence changes the structure
+    run = low ^ lever  # 3.3: pushes until something stops it
+    # 3.2 at a square: a black pawn two squares ahead, the only white pawn on its file,
+    # the square ahead not attacked by a black pawn.
+    rear = w >> 8
+    rear |= rear >> 8
+    rear |= rear >> 16
+    rear |= rear >> 32
+    front = w << 8
+    front |= front << 8
+    front |= front << 16
+    front |= front << 32
+    alone = w & ~(front | rear)
+    good = (bp >> 16) & ~(b_att >> 8)
+    fail_32 = on & ~(good & alone)
+    fails = lever | fail_32
+    used = 3 if on & ~fail_32 else 1 if above else 0
+    kmask = _ALL
+    if above:  # the north spans of pawns on two files never meet
+        top = above.bit_length() - 1
+        kmask = 0 if above & ~_FILES[top & 7] else _NORTH_SPAN[top]
+    stops = s34 = 0
+    if run:
+        alone |= (alone << 8) | (alone >> 8)
+        alone |= (alone << 16) | (alone >> 16)
+        alone |= (alone << 32) | (alone >> 32)
+        alone &= _ALL
+        # each pushing pawn's first square ahead holding a pawn, the fence or an attack
+        stoppers = w | bp | fence | b_att
+        pro = stoppers ^ _ALL
+        gen = run | (pro & (run << 8))
+        pro &= pro << 8
+        gen |= pro & (gen << 16)
+        pro &= pro << 16
+        gen |= pro & (gen << 32)
+        stops = (gen << 8) & stoppers
+        safe = stops & (w | bp)  # 3.3: stopped by an own pawn, or rammed
+        held = safe | (stops & fence & good & alone)  # reaches the fence where 3.2 holds
+        if held ^ safe:
+            used = 3
+        elif safe and used < 2:
+            used = 2
+        bad = stops ^ held
+        while bad:  # engaged by an attack, or reaching the fence where 3.2 fails
+            sbit = bad & -bad
+            bad ^= sbit
+            s = sbit.bit_length() - 1
+            pawn = 1 << ((run & _FILES[s & 7] & (sbit - 1)).bit_length() - 1)
+            if sbit & fence:
+                if (not bp >> (s + 16) & 1 and alone & sbit and not b_att >> (s + 8) & 1
+                        and _check_34(s, w, fixed, fence)):
+                    s34 |= sbit
+                    kmask &= _FILES[s & 7]
+                    used = 4
+                    continue
+                fail_32 |= pawn
+            fails |= pawn
+    fail = (fails & -fails).bit_length() - 1
+    return (fail, fail_32, kmask, used, above, on, lever, run, stops, alone, s34)
+
+
+def note_tuples(notes: NoteSeed | tuple[tuple[Any, ...], ...]) -> tuple[tuple[Any, ...], ...]:
+    """A verdict's oriented pawn notes: decoded from a paper :class:`NoteSeed`, else as is."""
+    return paper_notes(notes) if type(notes) is NoteSeed else notes
+
+
+@functools.lru_cache(maxsize=1024)
+def paper_notes(seed: NoteSeed) -> tuple[tuple[Any, ...], ...]:
+    """Each dynamic pawn's note ``(square, category, ok, rule, code, target, kmask)``,
+    in square order, read off :func:`_classify`'s bitboards for a paper verdict."""
+    w, bp, fixed, b_att, fence, sf = seed
+    _f, _f32, _k, _u, above, on, lever, run, stops, alone, s34 = _classify(
+        w, bp, fixed, b_att, fence, sf)
+    notes = []
+    for p in chess.scan_forward(w & ~fixed):
+        if above >> p & 1:
+            notes.append((p, "above", True, "paper 3.1", "above", None, _NORTH_SPAN[p]))
+        elif on >> p & 1:
+            i = _code_32(p, bp, alone, b_att)
+            notes.append((p, "on", i == 7, "paper 3.2", _CODES_32["on"][i], p, None))
+        elif lever >> p & 1:
+            notes.append((p, "below", False, "paper 3.3", "lever", p, None))
+        else:
+            ahead = stops & _NORTH_SPAN[p]
+            sbit = ahead & -ahead
+            s = sbit.bit_length() - 1
+            if w & sbit:
+                notes.append((p, "below", True, "paper 3.3", "own", s, None))
+            elif bp & sbit:
+                notes.append((p, "below", True, "paper 3.3", "ram", s, None))
+            elif s34 & sbit:
+                notes.append((p, "below", True, "paper 3.4", "reach-34", s, _FILES[s & 7]))
+            elif fence & sbit:
+                i = _code_32(s, bp, alone, b_att)
+                notes.append((p, "below", i == 7, "paper 3.2", _CODES_32["reach"][i], s, None))
+            else:
+                notes.append((p, "below", False, "paper 3.3", "engage", s, None))
+    return tuple(notes)
+
+
+def _code_32(s: int, bp: int, alone: int, b_att: int) -> int:
+    """Which of 3.2's conditions hold at ``s``: two << 2 | only << 1 | front."""
+    return ((s < 48 and bp >> (s + 16) & 1) << 2 | (alone >> s & 1) << 1
+            | (not b_att >> (s + 8) & 1))
 
 
 # --------------------------------------------------------------------------
 # wiki flood method
 # --------------------------------------------------------------------------
 
-def _flood_structure(w: int, b: int, rec: Recorder | None) -> tuple[Any, ...]:
-    """King-independent part of the wiki's flood detector (same tuple as paper)."""
+def _flood_structure(
+    w: int, b: int, rec: Recorder | None, wk: int = -1, bk: int = -1
+) -> tuple[Any, ...]:
+    """King-independent part of the wiki's flood detector (same tuple as paper; the
+    kings are not used)."""
     res = king_flood(w, b, rec)
     fence, flood, drowned = res.fence, res.flood, res.drowned
     if not res.closed:
@@ -292,10 +427,8 @@ _STRUCTURES = {"paper": _paper_structure, "flood": _flood_structure}
 #: pawn-structure cache per method (paper 4's pawn hash table): (w, b) -> analysis
 _struct_caches: dict[str, dict[tuple[int, int], tuple[Any, ...]]] = {m: {} for m in METHODS}
 #: per-board cache: board key -> [prepared bitboards, paper/Black, paper/White,
-#: flood/Black, flood/White] (verdict slots filled on demand)
+#: flood/Black, flood/White] (a method's two slots filled together, on demand)
 _board_cache: dict[tuple[Any, ...], list[Any]] = {}
-#: the verdict slot of a board entry, by method then colour (False = Black, True = White)
-_SLOTS = {"paper": (1, 2), "flood": (3, 4)}
 _stats = {"hits": 0, "structure_hits": 0}
 
 
@@ -317,16 +450,24 @@ def cache_info() -> dict[str, int]:
     }
 
 
-_new_verdict = tuple.__new__
+_new_verdict = _new_seed = tuple.__new__
 _STRUCT_FAILS = frozenset(("no-fence", "removal-breaks", "flood-rams", "flood-breakthrough"))
 
 
-def _structure(w: int, b: int, method: str) -> tuple[Any, ...]:
-    """The king-independent analysis of ``(w, b)``, from the pawn-structure cache."""
+def _structure(
+    w: int, b: int, method: str, wk: int = -1, bk: int = -1
+) -> tuple[Any, ...] | None:
+    """The king-independent analysis of ``(w, b)``, from the pawn-structure cache.
+
+    Given the kings, a paper analysis that is not cached yet may return None instead:
+    :func:`_cannot_hold` proved the side is not blocked (nothing is cached then).
+    """
     cache = _struct_caches[method]
     st = cache.get((w, b))
     if st is None:
-        st = _STRUCTURES[method](w, b, None)
+        st = _STRUCTURES[method](w, b, None, wk, bk)
+        if st is None:
+            return None
         if len(cache) >= _CACHE_LIMIT:
             cache.clear()
         cache[(w, b)] = st
@@ -356,22 +497,45 @@ def _decide(
         return False, fail_rule, code, args
     if not kmask >> bk & 1:
         # the first note whose king requirement the defending king misses
-        first = next(n for n in notes if n[6] is not None and not n[6] >> bk & 1)
+        first = next(n for n in note_tuples(notes) if n[6] is not None and not n[6] >> bk & 1)
         return False, first[3], "pawn", (first[0],)
     return True, used, "blocked", ()
 
 
 def _analyse(
-    w: int, b: int, wk: int, bk: int, color: chess.Color, method: str, rec: Recorder | None
+    w: int, b: int, wk: int, bk: int, color: chess.Color, method: str, rec: Recorder | None,
+    deferred: bool = True,
 ) -> Verdict:
-    """Full verdict on an oriented position (side under test = White)."""
+    """Full verdict on an oriented position (side under test = White).
+
+    Untraced and with ``deferred``, a side that :func:`_cannot_hold` shows to be
+    unblocked gets a verdict whose rule and bitboards are computed on first read.
+    """
     if not w:
         if rec is not None:
             rec.add("verdict", "material", "verdict", f"{rec.us} has no pawns and cannot win.")
         return _new_verdict(Verdict, (color, method, True, "material", "ok", "material", (),
                                       _NO_RAW, (), (wk, bk),
                                       tuple(rec.steps) if rec is not None else ()))
-    st = _structure(w, b, method) if rec is None else _STRUCTURES[method](w, b, rec)
+    if rec is None:  # _structure(), inlined: this is the hot path
+        cache = _struct_caches[method]
+        st = cache.get((w, b))
+        if st is None:
+            st = _STRUCTURES[method](w, b, None, wk, bk) if deferred else \
+                _STRUCTURES[method](w, b, None)
+            if st is None:
+                return _new_verdict(DeferredVerdict, (color, method, False, [w, b, wk, bk], "ok",
+                                                      None, None, None, None, (wk, bk), ()))
+            if len(cache) >= _CACHE_LIMIT:
+                cache.clear()
+            cache[(w, b)] = st
+        else:
+            _stats["structure_hits"] += 1
+        if st[1] in _STRUCT_FAILS:  # no fence: the kings do not matter
+            return _new_verdict(Verdict, (color, method, False, st[0], "ok", st[1], st[2], st[3],
+                                          st[4], (wk, bk), ()))
+    else:
+        st = _STRUCTURES[method](w, b, rec)
     blocked, rule, code, args = _decide(st, method, w, b, wk, bk)
     raw, notes = st[3], st[4]
     v = _new_verdict(Verdict, (color, method, blocked, rule, "ok", code, args, raw, notes,
@@ -386,6 +550,11 @@ def _analyse(
     return v
 
 
+def materialise(w: int, b: int, wk: int, bk: int, color: chess.Color, method: str) -> Verdict:
+    """The complete verdict a :class:`DeferredVerdict` stands for."""
+    return _analyse(w, b, wk, bk, color, method, None, deferred=False)
+
+
 def is_blocked(w: int, b: int, wk: int, bk: int, color: chess.Color, method: str = "paper"
                ) -> bool:
     """``detect_bitboards(...).blocked`` without building a verdict: the search's
@@ -394,7 +563,8 @@ def is_blocked(w: int, b: int, wk: int, bk: int, color: chess.Color, method: str
         w, b, wk, bk = _flip(b), _flip(w), bk ^ 0x38, wk ^ 0x38
     if not w:
         return True
-    return _decide(_structure(w, b, method), method, w, b, wk, bk)[0]
+    st = _structure(w, b, method, wk, bk)
+    return st is not None and _decide(st, method, w, b, wk, bk)[0]
 
 
 _KING_SECTION = {"paper": "paper 2.3", "flood": "wiki flood"}
@@ -424,7 +594,7 @@ def _record_kings_and_pawns(
         f"{rec.them}'s king has {has}.",
         changed=1 << bk, fence=fence, below=below,
     )
-    for n in notes:
+    for n in note_tuples(notes):
         ok = n[2] and (n[6] is None or bool(n[6] >> bk & 1))
         tgt = 1 << n[0] if n[5] is None else (1 << n[0]) | (1 << n[5])
         rec.add(
@@ -464,24 +634,25 @@ def _legal_status(board: chess.Board, w: int, b: int, wkb: int, bkb: int) -> int
     bitboard tests already prove the position valid (one king each, no pawn on a
     back rank, at most 8 pawns each, no castling rights or en-passant square,
     kings apart, the side not to move not in check, at most one pawn checker)."""
-    if (wkb & (wkb - 1) or bkb & (bkb - 1) or not wkb or not bkb or (w | b) & _BACKRANKS
+    wk = wkb.bit_length() - 1
+    bk = bkb.bit_length() - 1
+    if (wk < 0 or bk < 0 or wkb != _BB_SQUARES[wk] or bkb != _BB_SQUARES[bk]
+            or (w | b) & _BACKRANKS or _KING[wk] & bkb
             or board.castling_rights or board.ep_square is not None
             or w.bit_count() > 8 or b.bit_count() > 8):
         return int(board.status())
-    wk = wkb.bit_length() - 1
-    bk = bkb.bit_length() - 1
-    if _KING[wk] & bkb:
-        return int(board.status())
-    if board.turn:
-        checks, opposite = _PAWN_ATTACKS[chess.WHITE][wk] & b, _PAWN_ATTACKS[chess.BLACK][bk] & w
-    else:
-        checks, opposite = _PAWN_ATTACKS[chess.BLACK][bk] & w, _PAWN_ATTACKS[chess.WHITE][wk] & b
-    if opposite or checks & (checks - 1):
+    if board.turn:  # Black must not be in check; White may be, by one pawn
+        if _BLACK_PAWN_ATTACKS[bk] & w or _popcount(_WHITE_PAWN_ATTACKS[wk] & b) > 1:
+            return int(board.status())
+    elif _WHITE_PAWN_ATTACKS[wk] & b or _popcount(_BLACK_PAWN_ATTACKS[bk] & w) > 1:
         return int(board.status())
     return 0
 
 
-_PAWN_ATTACKS = chess.BB_PAWN_ATTACKS
+_BB_SQUARES = chess.BB_SQUARES
+_WHITE_PAWN_ATTACKS = chess.BB_PAWN_ATTACKS[chess.WHITE]
+_BLACK_PAWN_ATTACKS = chess.BB_PAWN_ATTACKS[chess.BLACK]
+_popcount = int.bit_count
 
 
 def detect(
@@ -494,8 +665,11 @@ def detect(
     pieces other than kings and pawns, or that ``board.status()`` rejects, get a
     verdict with ``status`` ``"pieces"`` / ``"illegal"`` and ``blocked=False``.
     With ``trace=True`` the verdict carries the ordered step records (and the
-    caches are bypassed).  Raises :class:`DetectError` for an unknown method or
-    a ``board`` that is not a ``chess.Board``.
+    caches are bypassed).  Untraced, both colours are decided on the first call
+    for a board and kept in the per-board cache; a verdict may be a
+    :class:`~logic.verdict.DeferredVerdict` (see there).  Raises
+    :class:`DetectError` for an unknown method or a ``board`` that is not a
+    ``chess.Board``.
     """
     try:
         occ_b, occ_w = board.occupied_co  # indexed by colour: [BLACK, WHITE]
@@ -503,36 +677,40 @@ def detect(
                board.ep_square)
     except AttributeError:
         raise DetectError(f"detect() needs a chess.Board, got {board!r}") from None
-    slots = _SLOTS.get(method)
-    if slots is None:
+    black = _SLOT.get(method)
+    if black is None:
         raise DetectError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
-    slot = slots[1 if color else 0]
+    slot = black + 1 if color else black
     if trace:
-        entry = [_prepare(board, key)]
-    else:
-        entry = _board_cache.get(key)
-        if entry is None:
-            if len(_board_cache) >= _CACHE_LIMIT:
-                _board_cache.clear()
-            entry = _board_cache[key] = [_prepare(board, key), None, None, None, None]
-        else:
-            v = entry[slot]
-            if v is not None:
-                _stats["hits"] += 1
-                return v
-    prep = entry[0]
-    color = bool(color)
-    if prep[0] != "ok":
-        v = _not_applicable(color, method, prep[0], prep[0], prep[1])
-    else:
-        rec = Recorder(color) if trace else None
+        prep = _prepare(board, key)
+        if prep[0] != "ok":
+            return _not_applicable(bool(color), method, prep[0], prep[0], prep[1])
+        rec = Recorder(bool(color))
         if color:
-            v = _analyse(prep[1], prep[2], prep[3], prep[4], True, method, rec)
-        else:
-            v = _analyse(prep[5], prep[6], prep[7], prep[8], False, method, rec)
-    if not trace:
-        entry[slot] = v
-    return v
+            return _analyse(prep[1], prep[2], prep[3], prep[4], True, method, rec)
+        return _analyse(prep[5], prep[6], prep[7], prep[8], False, method, rec)
+    entry = _board_cache.get(key)
+    if entry is None:
+        if len(_board_cache) >= _CACHE_LIMIT:
+            _board_cache.clear()
+        entry = _board_cache[key] = [_prepare(board, key), None, None, None, None]
+    v = entry[slot]
+    if v is not None:
+        _stats["hits"] += 1
+        return v
+    # decide both colours at once: callers nearly always ask for both
+    prep = entry[0]
+    if prep[0] != "ok":
+        entry[black] = _not_applicable(False, method, prep[0], prep[0], prep[1])
+        entry[black + 1] = _not_applicable(True, method, prep[0], prep[0], prep[1])
+    else:
+        entry[black] = _analyse(prep[5], prep[6], prep[7], prep[8], False, method, None)
+        entry[black + 1] = _analyse(prep[1], prep[2], prep[3], prep[4], True, method, None)
+    return entry[slot]
+
+
+#: the per-board cache slot of a method's Black verdict (White's is the next one)
+_SLOT = {"paper": 1, "flood": 3}
 
 
 def _prepare(board: chess.Board, board_key: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -542,20 +720,19 @@ def _prepare(board: chess.Board, board_key: tuple[Any, ...]) -> tuple[Any, ...]:
     if (occ_w | occ_b) & ~(pawns | kings):
         others = (occ_w | occ_b) & ~(pawns | kings)
         names = sorted({board.piece_at(s).symbol() for s in chess.scan_forward(others)})
-        prep: tuple[Any, ...] = ("pieces", tuple(names))
-    else:
-        w = pawns & occ_w
-        b = pawns & occ_b
-        wkb = kings & occ_w
-        bkb = kings & occ_b
-        status = _legal_status(board, w, b, wkb, bkb)
-        if status:
-            prep = ("illegal", (status,))
-        else:
-            wk = wkb.bit_length() - 1
-            bk = bkb.bit_length() - 1
-            prep = ("ok", w, b, wk, bk, _flip(b), _flip(w), bk ^ 0x38, wk ^ 0x38)
-    return prep
+        return ("pieces", tuple(names))
+    w = pawns & occ_w
+    b = pawns & occ_b
+    wkb = kings & occ_w
+    bkb = kings & occ_b
+    status = _legal_status(board, w, b, wkb, bkb)
+    if status:
+        return ("illegal", (status,))
+    wk = wkb.bit_length() - 1
+    bk = bkb.bit_length() - 1
+    # _flip(), inlined
+    return ("ok", w, b, wk, bk, int.from_bytes(b.to_bytes(8, "little"), "big"),
+            int.from_bytes(w.to_bytes(8, "little"), "big"), bk ^ 0x38, wk ^ 0x38)
 
 
 def detect_bitboards(

@@ -138,7 +138,7 @@ def verdict_reason(v: Verdict) -> str:
     if code == "zugzwang":
         return f"{them}'s king on {nm.name(bk)} has no vacant square: zugzwang ({v.rule})"
     if code == "pawn":
-        for n in v.notes:
+        for n in v.note_tuples:
             if n[0] == args[0]:
                 ok = n[2] and (n[6] is None or bool(n[6] >> bk & 1))
                 return _pawn_text(nm, n, ok, bk)[:-1]

@@ -15,7 +15,7 @@ import chess
 
 from logic.steps import Step
 
-__all__ = ["Verdict", "PawnNote", "RULE_TITLES"]
+__all__ = ["Verdict", "DeferredVerdict", "PawnNote", "NoteSeed", "RULE_TITLES"]
 
 #: Human titles of the rules a verdict can name.
 RULE_TITLES: dict[str, str] = {
@@ -58,6 +58,19 @@ class PawnNote(NamedTuple):
         }
 
 
+class NoteSeed(NamedTuple):
+    """What a paper verdict's pawn notes are read from, on demand: the oriented white
+    pawns, the black pawns left after removal (paper 3), White's fixed pawns, the black
+    pawns' attacks, the fence and the fence with everything below it."""
+
+    w: int
+    bp: int
+    fixed: int
+    b_att: int
+    fence: int
+    sf: int
+
+
 def _flip(bb: int) -> int:
     return chess.flip_vertical(bb)
 
@@ -80,8 +93,9 @@ class Verdict(NamedTuple):
     args: tuple[Any, ...]
     #: oriented bitboards: fixed, marked, fence, below, removed, flood, drowned, kmask
     raw: tuple[int, ...]
-    #: oriented pawn notes: (square, category, ok, rule, code, target, kmask)
-    notes: tuple[tuple[Any, ...], ...]
+    #: oriented pawn notes (square, category, ok, rule, code, target, kmask), or for the
+    #: paper method the :class:`NoteSeed` they are decoded from; read :attr:`note_tuples`
+    notes: tuple[tuple[Any, ...], ...] | NoteSeed
     kings: tuple[int, int]
     steps: tuple[Step, ...] = ()
 
@@ -141,7 +155,14 @@ class Verdict(NamedTuple):
     @property
     def pawns(self) -> tuple[PawnNote, ...]:
         """Each dynamic pawn's category and why it can or cannot break the blockage."""
-        return tuple(self._note(n) for n in self.notes)
+        return tuple(self._note(n) for n in self.note_tuples)
+
+    @property
+    def note_tuples(self) -> tuple[tuple[Any, ...], ...]:
+        """The oriented pawn notes ``(square, category, ok, rule, code, target, kmask)``."""
+        from logic.blockage import note_tuples
+
+        return note_tuples(self.notes)
 
     @property
     def reason(self) -> str:
@@ -186,3 +207,76 @@ class Verdict(NamedTuple):
         if steps:
             out["steps"] = [s.to_dict() for s in self.steps]
         return out
+
+
+class DeferredVerdict(Verdict):
+    """A :class:`Verdict` whose ``blocked`` (False) is decided and whose explanation
+    is not computed yet.
+
+    The detector returns one when a sound shortcut (``blockage._cannot_hold``) shows
+    that the side cannot be blocked before any fence search.  ``rule``, ``code``,
+    ``args``, ``raw`` and ``notes`` run the full analysis on first read (through the
+    pawn-structure cache) and keep it, so every field, comparison, iteration and
+    pickle equals the complete verdict's.  The tuple slot of ``rule`` holds the
+    oriented position ``[w, b, wk, bk]``, replaced by ``[verdict]`` once computed.
+    """
+
+    __slots__ = ()
+
+    def full(self) -> Verdict:
+        """The complete verdict (computed once)."""
+        memo = tuple.__getitem__(self, 3)
+        if len(memo) != 1:
+            from logic.blockage import materialise
+
+            memo[:] = [materialise(*memo, self.color, self.method)]
+        return memo[0]
+
+    @property
+    def rule(self) -> str:  # type: ignore[override]
+        return self.full().rule
+
+    @property
+    def code(self) -> str:  # type: ignore[override]
+        return self.full().code
+
+    @property
+    def args(self) -> tuple[Any, ...]:  # type: ignore[override]
+        return self.full().args
+
+    @property
+    def raw(self) -> tuple[int, ...]:  # type: ignore[override]
+        return self.full().raw
+
+    @property
+    def notes(self) -> tuple[tuple[Any, ...], ...] | NoteSeed:  # type: ignore[override]
+        return self.full().notes
+
+    def __iter__(self) -> Any:
+        return iter(tuple.__iter__(self.full()))
+
+    def __getitem__(self, index: Any) -> Any:
+        return tuple.__getitem__(self.full(), index)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, DeferredVerdict):
+            other = other.full()
+        return tuple.__eq__(self.full(), other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return tuple.__hash__(self.full())
+
+    def __repr__(self) -> str:
+        return repr(self.full())
+
+    def __reduce__(self) -> Any:
+        return self.full().__reduce__()
+
+    def _replace(self, **changes: Any) -> Verdict:  # type: ignore[override]
+        return self.full()._replace(**changes)
+
+    def _asdict(self) -> dict[str, Any]:  # type: ignore[override]
+        return self.full()._asdict()

@@ -137,14 +137,17 @@ def test_cache_hits_and_clear() -> None:
     board = chess.Board("4k3/8/3pPp2/1p1P1P1p/1P5P/5P2/3K4/8 w - - 0 1")
     first = logic.detect(board, True)
     assert logic.detect(board, True) is first
+    # the first call decided both colours: Black's verdict is a cache hit too
+    black = logic.detect(board, False)
+    assert logic.detect(board, False) is black
     info = logic.cache_info()
-    assert info["hits"] == 1 and info["verdicts"] == 1 and info["structures"] == 1
-    # another king placement, same pawns: the structure analysis is reused (paper 4)
+    assert info["hits"] == 3 and info["verdicts"] == 2 and info["structures"] == 2
+    # another king placement, same pawns: both structure analyses are reused (paper 4)
     moved = board.copy()
     moved.remove_piece_at(chess.D2)
     moved.set_piece_at(chess.C2, chess.Piece(chess.KING, chess.WHITE))
     assert logic.detect(moved, True).blocked
-    assert logic.cache_info()["structure_hits"] == 1
+    assert logic.cache_info()["structure_hits"] == 2
     logic.clear_cache()
     assert logic.cache_info() == {"structures": 0, "verdicts": 0, "hits": 0,
                                   "structure_hits": 0}

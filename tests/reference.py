@@ -102,3 +102,91 @@ def figure8_events(marked_bb: int) -> list[tuple[str, int, int | None]]:
             if forms_fence(FILE_A, i, None):
                 break
     return events
+
+
+_SECTION_RANK = {"paper 2.3": 0, "paper 3.1": 1, "paper 3.3": 2, "paper 3.2": 3, "paper 3.4": 4}
+
+
+def _bit(bb: int, sq: int) -> bool:
+    return 0 <= sq < 64 and bool(bb >> sq & 1)
+
+
+def _condition_32(sq: int, w: int, bp: int, b_att: int) -> int:
+    """Paper 3.2's three conditions at ``sq``, read square by square:
+    two << 2 | only << 1 | front."""
+    file_pawns = sum(_bit(w, chess.square(chess.square_file(sq), r)) for r in range(8))
+    two = _bit(bp, sq + 16)
+    only = file_pawns == 1
+    front = not _bit(b_att, sq + 8)
+    return two << 2 | only << 1 | front
+
+
+def _exception_34(sq: int, w: int, fixed: int, fence: int) -> bool:
+    """Paper 3.4: exactly one white pawn on each neighbouring file, both fixed, both on
+    the fence, on the same rank, below the sixth rank."""
+    f = chess.square_file(sq)
+    if f in (0, 7):
+        return False
+    sides = []
+    for nf in (f - 1, f + 1):
+        pawns = [s for s in (chess.square(nf, r) for r in range(8)) if _bit(w, s)]
+        if len(pawns) != 1 or not _bit(fixed, pawns[0]) or not _bit(fence, pawns[0]):
+            return False
+        sides.append(chess.square_rank(pawns[0]))
+    return sides[0] == sides[1] and sides[0] <= 4
+
+
+def paper_pawn_notes(w: int, bp: int, fixed: int, b_att: int, fence: int, sf: int
+                     ) -> tuple[list[tuple], int, str, tuple[str, int] | None]:
+    """Paper 3.1-3.4 read pawn by pawn and square by square (the detector does it
+    set-wise): ``(notes, kmask, used, fail)`` with notes as the detector's tuples
+    ``(square, category, ok, rule, code, target, kmask)``, the defending king's
+    allowed squares, the most specific section a holding pawn used and the first
+    failing pawn ``(rule, square)`` or None."""
+    from logic.blockage import _CODES_32  # only the code names
+
+    notes: list[tuple] = []
+    for p in sorted(chess.SquareSet(w & ~fixed)):
+        f = chess.square_file(p)
+        if not _bit(sf, p):  # 3.1: above the fence
+            span = sum(1 << chess.square(f, r) for r in range(chess.square_rank(p) + 1, 8))
+            notes.append((p, "above", True, "paper 3.1", "above", None, span))
+        elif _bit(fence, p):  # 3.2: on the fence
+            i = _condition_32(p, w, bp, b_att)
+            notes.append((p, "on", i == 7, "paper 3.2", _CODES_32["on"][i], p, None))
+        elif _bit(b_att, p):  # 3.3: a lever below the fence
+            notes.append((p, "below", False, "paper 3.3", "lever", p, None))
+        else:  # 3.3: walk up the file
+            s = p + 8
+            while True:
+                if _bit(w, s):
+                    notes.append((p, "below", True, "paper 3.3", "own", s, None))
+                elif _bit(bp, s):
+                    notes.append((p, "below", True, "paper 3.3", "ram", s, None))
+                elif _bit(fence, s):
+                    i = _condition_32(s, w, bp, b_att)
+                    if i == 7:
+                        notes.append((p, "below", True, "paper 3.2", "reach-ok", s, None))
+                    elif i == 3 and _exception_34(s, w, fixed, fence):
+                        fmask = int(chess.BB_FILES[chess.square_file(s)])
+                        notes.append((p, "below", True, "paper 3.4", "reach-34", s, fmask))
+                    else:
+                        notes.append((p, "below", False, "paper 3.2", _CODES_32["reach"][i],
+                                      s, None))
+                elif _bit(b_att, s):
+                    notes.append((p, "below", False, "paper 3.3", "engage", s, None))
+                else:
+                    s += 8
+                    continue
+                break
+    kmask = chess.BB_ALL
+    used = "paper 2.3"
+    fail = None
+    for n in notes:
+        if n[6] is not None:
+            kmask &= n[6]
+        if n[2]:
+            used = max(used, n[3], key=_SECTION_RANK.__getitem__)
+        elif fail is None:
+            fail = (n[3], n[0])
+    return notes, kmask, used, fail

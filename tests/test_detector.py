@@ -168,3 +168,27 @@ def test_ccl_cross_check_agrees_with_the_fence_on_the_diagrams() -> None:
             assert ccl[0].board("region") >> king & 1
             if v.fence and v.code not in ("king-not-below", "defender-below"):
                 assert "different regions" in ccl[0].text, (d.id, color)
+
+
+def test_deferred_verdict_is_the_full_verdict() -> None:
+    """A side the pre-fence shortcuts rule out gets a deferred verdict: not blocked at
+    once, everything else computed on first read and equal to the traced analysis."""
+    import pickle
+
+    from logic.verdict import DeferredVerdict
+
+    # White's king on h8 is above every square it cannot enter on the h-file
+    board = chess.Board("7K/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/8/k7 w - - 0 1")
+    logic.clear_cache()
+    v = logic.detect(board, chess.WHITE)
+    assert isinstance(v, DeferredVerdict) and not v.blocked
+    traced = logic.detect(board, chess.WHITE, trace=True)
+    assert (v.rule, v.code, v.args) == (traced.rule, traced.code, traced.args)
+    assert v.fence == traced.fence and v.reason == traced.reason and v.pawns == traced.pawns
+    full = traced._replace(steps=())
+    assert v == full and full == v and (v != full) is False and hash(v) == hash(full)
+    assert tuple(v) == tuple(full) and v[3] == full[3] and repr(v) == repr(full)
+    assert pickle.loads(pickle.dumps(v)) == full
+    assert v._replace(steps=()) == full and v._asdict() == full._asdict()
+    assert v.to_dict() == full.to_dict()
+    assert json.loads(json.dumps(v.to_dict(steps=False)))["rule"] == "paper 2.3"

@@ -96,6 +96,9 @@ def _check_34(s: int, w: int, fixed: int, fence: int) -> bool:
 _FILE_ABOVE = [_FILES[s & 7] & ~((2 << s) - 1) & _ALL for s in range(64)]
 _FILE_AT_OR_BELOW = [_FILES[s & 7] & ((2 << s) - 1) for s in range(64)]
 _FILE_BELOW = [_FILES[s & 7] & ((1 << s) - 1) for s in range(64)]
+#: the squares a black pawn attacks a white pawn on ``s`` from
+_ATTACKER_SQUARES = [tuple(chess.scan_forward(chess.BB_PAWN_ATTACKS[chess.WHITE][s]))
+                     for s in range(64)]
 
 
 def _cannot_hold(w: int, b: int, b_att: int, marked: int, wk: int, bk: int) -> bool:
@@ -115,8 +118,17 @@ def _cannot_hold(w: int, b: int, b_att: int, marked: int, wk: int, bk: int) -> b
     if not marked & _FILE_ABOVE[wk] or not marked & _FILE_AT_OR_BELOW[bk]:
         return True
     levers = w & b_att & ~_FILE_BELOW[bk]
-    if not levers & ~((b >> 16) & ~(b_att >> 8)):
+    if not levers:
         return False
+    # the usual case, pawn by pawn: no black pawn two squares ahead (removal cannot add
+    # one) and an attacker with nothing marked above it
+    solid = levers & ~(b >> 16)
+    while solid:
+        pbit = solid & -solid
+        solid ^= pbit
+        for a in _ATTACKER_SQUARES[pbit.bit_length() - 1]:
+            if b >> a & 1 and not marked & _FILE_ABOVE[a]:
+                return True
     behind = marked >> 8  # squares with a marked square above them on their file
     behind |= behind >> 8
     behind |= behind >> 16
@@ -126,21 +138,22 @@ def _cannot_hold(w: int, b: int, b_att: int, marked: int, wk: int, bk: int) -> b
     return bool(levers & kept_att & ~((b >> 16) & ~(kept_att >> 8)))
 
 
-def _paper_structure(
-    w: int, b: int, rec: Recorder | None, wk: int = -1, bk: int = -1
-) -> tuple[Any, ...] | None:
-    """King-independent part of the paper's detector, on an oriented position.
+_NOT_A2 = _NOT_A | _NOT_A << 64
+_NOT_H2 = _NOT_H | _NOT_H << 64
 
-    Returns ``(fail_rule, fail_code, fail_args, raw, notes, kmask, used)``: the
-    first king-independent failure (or None), the oriented bitboards, the pawn
-    notes (a :class:`NoteSeed`), the squares the defending king must stand on, and
-    the most specific section a successful blockage relied on.  Given the kings
-    (``wk``, ``bk``; untraced only) it returns None instead when
-    :func:`_cannot_hold` proves before the fence search that the side is not blocked.
+
+def _marking(w: int, b: int) -> tuple[int, int, int, int]:
+    """Paper 2.2 for White pawns ``w`` against black pawns ``b``: ``(b_att, fixed,
+    marked, files)`` -- the squares black pawns attack, White's fixed pawns (blocked
+    by a black pawn or a fixed white pawn, unable to capture), the marked squares
+    (the two together) and a byte of the files holding a marked square.
+
+    The upper 64 bits of ``w`` and ``b`` may hold a second position (the other
+    colour's, see :func:`_paper_pair`), marked in the same pass: no pawn stands on
+    a back rank, so the right shifts never carry a square across; its results are
+    in the upper 64 bits, its files in bits 64-71.
     """
-    # 2.2: fixed pawns (blocked by a black pawn or a fixed white pawn, unable to
-    # capture) and the marked squares (fixed pawns and black pawn attacks).
-    b_att = ((b >> 9) & _NOT_H) | ((b >> 7) & _NOT_A)
+    b_att = ((b >> 9) & _NOT_H2) | ((b >> 7) & _NOT_A2)
     free = w & ~b_att
     fixed = free & (b >> 8)
     if fixed:
@@ -149,6 +162,25 @@ def _paper_structure(
             fixed = grown
             grown = fixed | (free & (fixed >> 8))
     marked = fixed | b_att
+    files = marked | (marked >> 32)
+    files |= files >> 16
+    return b_att, fixed, marked, files | (files >> 8)
+
+
+def _paper_structure(
+    w: int, b: int, rec: Recorder | None, marking: tuple[int, int, int, int] | None = None
+) -> tuple[Any, ...]:
+    """King-independent part of the paper's detector, on an oriented position.
+
+    Returns ``(fail_rule, fail_code, fail_args, raw, notes, kmask, used)``: the
+    first king-independent failure (or None), the oriented bitboards, the pawn
+    notes (a :class:`NoteSeed`), the squares the defending king must stand on, and
+    the most specific section a successful blockage relied on.  ``marking`` is
+    :func:`_marking`'s result when the caller has it.
+    """
+    # 2.2: fixed pawns (blocked by a black pawn or a fixed white pawn, unable to
+    # capture) and the marked squares (fixed pawns and black pawn attacks).
+    b_att, fixed, marked, files = marking or _marking(w, b)
     if rec is not None:
         rec.add(
             "mark-fixed", "paper 2.2", "marking",
@@ -165,16 +197,10 @@ def _paper_structure(
     # 2.3: the fence (Figure 8).
     if rec is not None:
         fence = dfs_fence(marked, rec)
+    elif files & 0xFF != 0xFF:  # the fence crosses every file: it needs a marked square on each
+        fence = 0
     else:
-        # the fence crosses every file: it needs a marked square on each
-        m = marked | (marked >> 32)
-        m |= m >> 16
-        if (m | (m >> 8)) & 0xFF != 0xFF:
-            fence = 0
-        elif wk >= 0 and _cannot_hold(w, b, b_att, marked, wk, bk):
-            return None
-        else:
-            fence = _dfs_fast(_flip_diagonal(marked).to_bytes(8, "little"))
+        fence = _dfs_fast(_flip_diagonal(marked).to_bytes(8, "little"))
     if not fence:
         return ("paper 2.3", "no-fence", (), (fixed, marked, 0, 0, 0, 0, 0, _ALL), (), _ALL, "")
     sf = fence | (fence >> 8)
@@ -351,11 +377,8 @@ def _code_32(s: int, bp: int, alone: int, b_att: int) -> int:
 # wiki flood method
 # --------------------------------------------------------------------------
 
-def _flood_structure(
-    w: int, b: int, rec: Recorder | None, wk: int = -1, bk: int = -1
-) -> tuple[Any, ...]:
-    """King-independent part of the wiki's flood detector (same tuple as paper; the
-    kings are not used)."""
+def _flood_structure(w: int, b: int, rec: Recorder | None) -> tuple[Any, ...]:
+    """King-independent part of the wiki's flood detector (same tuple as paper)."""
     res = king_flood(w, b, rec)
     fence, flood, drowned = res.fence, res.flood, res.drowned
     if not res.closed:
@@ -426,6 +449,7 @@ _STRUCTURES = {"paper": _paper_structure, "flood": _flood_structure}
 
 #: pawn-structure cache per method (paper 4's pawn hash table): (w, b) -> analysis
 _struct_caches: dict[str, dict[tuple[int, int], tuple[Any, ...]]] = {m: {} for m in METHODS}
+_paper_cache = _struct_caches["paper"]
 #: per-board cache: board key -> [prepared bitboards, paper/Black, paper/White,
 #: flood/Black, flood/White] (a method's two slots filled together, on demand)
 _board_cache: dict[tuple[Any, ...], list[Any]] = {}
@@ -455,24 +479,32 @@ _STRUCT_FAILS = frozenset(("no-fence", "removal-breaks", "flood-rams", "flood-br
 
 
 def _structure(
-    w: int, b: int, method: str, wk: int = -1, bk: int = -1
+    w: int, b: int, method: str, wk: int = -1, bk: int = -1,
+    marking: tuple[int, int, int, int] | None = None,
 ) -> tuple[Any, ...] | None:
     """The king-independent analysis of ``(w, b)``, from the pawn-structure cache.
 
     Given the kings, a paper analysis that is not cached yet may return None instead:
     :func:`_cannot_hold` proved the side is not blocked (nothing is cached then).
+    ``marking`` is :func:`_marking`'s result when the caller has it.
     """
     cache = _struct_caches[method]
     st = cache.get((w, b))
-    if st is None:
-        st = _STRUCTURES[method](w, b, None, wk, bk)
-        if st is None:
-            return None
-        if len(cache) >= _CACHE_LIMIT:
-            cache.clear()
-        cache[(w, b)] = st
-    else:
+    if st is not None:
         _stats["structure_hits"] += 1
+        return st
+    if method == "paper":
+        if marking is None:
+            marking = _marking(w, b)
+        if wk >= 0 and marking[3] & 0xFF == 0xFF and _cannot_hold(w, b, marking[0], marking[2],
+                                                                   wk, bk):
+            return None
+        st = _paper_structure(w, b, None, marking)
+    else:
+        st = _flood_structure(w, b, None)
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    cache[(w, b)] = st
     return st
 
 
@@ -490,8 +522,8 @@ def _decide(
         return False, _KING_SECTION[method], "king-not-below", (wk,)
     if below >> bk & 1:
         return False, _KING_SECTION[method], "defender-below", (bk,)
-    if not (_KING[bk] & ~(w | b | (1 << wk) | _KING[wk]
-                          | ((w << 7) & _NOT_H & _ALL) | ((w << 9) & _NOT_A & _ALL))):
+    # (the kings of a legal position are never adjacent: wk is not next to bk)
+    if not _KING[bk] & ~(w | b | _KING[wk] | ((w << 7) & _NOT_H) | ((w << 9) & _NOT_A)):
         return False, "paper 2.3", "zugzwang", (bk,)
     if fail_rule is not None:
         return False, fail_rule, code, args
@@ -502,57 +534,99 @@ def _decide(
     return True, used, "blocked", ()
 
 
-def _analyse(
-    w: int, b: int, wk: int, bk: int, color: chess.Color, method: str, rec: Recorder | None,
-    deferred: bool = True,
-) -> Verdict:
-    """Full verdict on an oriented position (side under test = White).
+def _paper_pair(
+    w: int, b: int, wk: int, bk: int, fw: int, fb: int, fwk: int, fbk: int
+) -> tuple[Verdict, Verdict]:
+    """Black's and White's paper verdicts for one board: White's on ``(w, b, wk, bk)``,
+    Black's as White on the flipped board ``(fw, fb, fwk, fbk)``.  Both positions
+    are marked (2.2) in one :func:`_marking` pass."""
+    b_att, fixed, marked, files = _marking(w | fw << 64, b | fb << 64)
+    return (_paper_side(fw, fb, fwk, fbk, False, b_att >> 64, fixed >> 64, marked >> 64,
+                        files >> 64),
+            _paper_side(w, b, wk, bk, True, b_att & _ALL, fixed & _ALL, marked & _ALL, files))
 
-    Untraced and with ``deferred``, a side that :func:`_cannot_hold` shows to be
-    unblocked gets a verdict whose rule and bitboards are computed on first read.
-    """
+
+def _paper_side(
+    w: int, b: int, wk: int, bk: int, color: bool, b_att: int, fixed: int, marked: int,
+    files: int,
+) -> Verdict:
+    """:func:`_verdict` for the paper method given :func:`_marking`'s result, in the
+    order that is cheapest on average: a side without a marked square on every file
+    has no fence (2.3) and is decided at once; then the pawn-structure cache; then,
+    for a structure not seen yet, :func:`_cannot_hold` before the full analysis."""
     if not w:
-        if rec is not None:
-            rec.add("verdict", "material", "verdict", f"{rec.us} has no pawns and cannot win.")
-        return _new_verdict(Verdict, (color, method, True, "material", "ok", "material", (),
-                                      _NO_RAW, (), (wk, bk),
-                                      tuple(rec.steps) if rec is not None else ()))
-    if rec is None:  # _structure(), inlined: this is the hot path
-        cache = _struct_caches[method]
-        st = cache.get((w, b))
-        if st is None:
-            st = _STRUCTURES[method](w, b, None, wk, bk) if deferred else \
-                _STRUCTURES[method](w, b, None)
-            if st is None:
-                return _new_verdict(DeferredVerdict, (color, method, False, [w, b, wk, bk], "ok",
-                                                      None, None, None, None, (wk, bk), ()))
-            if len(cache) >= _CACHE_LIMIT:
-                cache.clear()
-            cache[(w, b)] = st
-        else:
-            _stats["structure_hits"] += 1
-        if st[1] in _STRUCT_FAILS:  # no fence: the kings do not matter
-            return _new_verdict(Verdict, (color, method, False, st[0], "ok", st[1], st[2], st[3],
-                                          st[4], (wk, bk), ()))
+        return _verdict(w, b, wk, bk, color, "paper")
+    if files & 0xFF != 0xFF:
+        return _new_verdict(Verdict, (color, "paper", False, "paper 2.3", "ok", "no-fence", (),
+                                      (fixed, marked, 0, 0, 0, 0, 0, _ALL), (), (wk, bk), ()))
+    st = _paper_cache.get((w, b))
+    if st is None:
+        if _cannot_hold(w, b, b_att, marked, wk, bk):
+            return _new_verdict(DeferredVerdict, (color, "paper", False, [w, b, wk, bk], "ok",
+                                                  None, None, None, None, (wk, bk), ()))
+        st = _paper_structure(w, b, None, (b_att, fixed, marked, files))
+        if len(_paper_cache) >= _CACHE_LIMIT:
+            _paper_cache.clear()
+        _paper_cache[(w, b)] = st
     else:
-        st = _STRUCTURES[method](w, b, rec)
+        _stats["structure_hits"] += 1
+    return _from_structure(st, w, b, wk, bk, color, "paper")
+
+
+def _verdict(
+    w: int, b: int, wk: int, bk: int, color: chess.Color, method: str, shortcuts: bool = True
+) -> Verdict:
+    """Untraced verdict on an oriented position (side under test = White), through the
+    pawn-structure cache.  With ``shortcuts``, a side that :func:`_cannot_hold` rules
+    out gets a :class:`DeferredVerdict`."""
+    if not w:
+        return _new_verdict(Verdict, (color, method, True, "material", "ok", "material", (),
+                                      _NO_RAW, (), (wk, bk), ()))
+    st = _structure(w, b, method, wk if shortcuts else -1, bk)
+    if st is None:
+        return _new_verdict(DeferredVerdict, (color, method, False, [w, b, wk, bk], "ok", None,
+                                              None, None, None, (wk, bk), ()))
+    return _from_structure(st, w, b, wk, bk, color, method)
+
+
+def _from_structure(
+    st: tuple[Any, ...], w: int, b: int, wk: int, bk: int, color: chess.Color, method: str
+) -> Verdict:
+    """The verdict from a structure analysis and the kings (:func:`_decide`)."""
+    rule, code, args, raw, notes = st[:5]
+    if code in _STRUCT_FAILS:  # no fence: the kings do not matter
+        return _new_verdict(Verdict, (color, method, False, rule, "ok", code, args, raw, notes,
+                                      (wk, bk), ()))
+    blocked, rule, code, args = _decide(st, method, w, b, wk, bk)
+    return _new_verdict(Verdict, (color, method, blocked, rule, "ok", code, args, raw, notes,
+                                  (wk, bk), ()))
+
+
+def _analyse(
+    w: int, b: int, wk: int, bk: int, color: chess.Color, method: str, rec: Recorder
+) -> Verdict:
+    """Traced verdict on an oriented position (side under test = White): the same
+    analysis as :func:`_verdict`, recording its steps, without caches or shortcuts."""
+    if not w:
+        rec.add("verdict", "material", "verdict", f"{rec.us} has no pawns and cannot win.")
+        return _new_verdict(Verdict, (color, method, True, "material", "ok", "material", (),
+                                      _NO_RAW, (), (wk, bk), tuple(rec.steps)))
+    st = _STRUCTURES[method](w, b, rec)
     blocked, rule, code, args = _decide(st, method, w, b, wk, bk)
     raw, notes = st[3], st[4]
     v = _new_verdict(Verdict, (color, method, blocked, rule, "ok", code, args, raw, notes,
                                (wk, bk), ()))
-    if rec is not None:
-        if method == "paper" and raw[1]:
-            _record_ccl(rec, raw[1], wk, bk)
-        _record_kings_and_pawns(rec, raw, notes, wk, bk, code, st)
-        rec.add("verdict", rule, "verdict", v.headline + ".", fence=raw[2], below=raw[3],
-                marked=raw[1])
-        return v._replace(steps=tuple(rec.steps))
-    return v
+    if method == "paper" and raw[1]:
+        _record_ccl(rec, raw[1], wk, bk)
+    _record_kings_and_pawns(rec, raw, notes, wk, bk, code, st)
+    rec.add("verdict", rule, "verdict", v.headline + ".", fence=raw[2], below=raw[3],
+            marked=raw[1])
+    return v._replace(steps=tuple(rec.steps))
 
 
 def materialise(w: int, b: int, wk: int, bk: int, color: chess.Color, method: str) -> Verdict:
     """The complete verdict a :class:`DeferredVerdict` stands for."""
-    return _analyse(w, b, wk, bk, color, method, None, deferred=False)
+    return _verdict(w, b, wk, bk, color, method, shortcuts=False)
 
 
 def is_blocked(w: int, b: int, wk: int, bk: int, color: chess.Color, method: str = "paper"
@@ -629,17 +703,16 @@ def _not_applicable(
     return Verdict(color, method, False, "not applicable", status, code, args, (), (), (0, 0))
 
 
-def _legal_status(board: chess.Board, w: int, b: int, wkb: int, bkb: int) -> int:
-    """``board.status()`` for a K+P board, answered without calling it when a few
-    bitboard tests already prove the position valid (one king each, no pawn on a
-    back rank, at most 8 pawns each, no castling rights or en-passant square,
-    kings apart, the side not to move not in check, at most one pawn checker)."""
-    wk = wkb.bit_length() - 1
-    bk = bkb.bit_length() - 1
-    if (wk < 0 or bk < 0 or wkb != _BB_SQUARES[wk] or bkb != _BB_SQUARES[bk]
-            or (w | b) & _BACKRANKS or _KING[wk] & bkb
+def _legal_status(board: chess.Board, w: int, b: int, wk: int, bk: int) -> int:
+    """``board.status()`` for a K+P board with pawns ``w``/``b`` and kings on ``wk``/``bk``
+    (-1: none), answered without calling it when a few bitboard tests already prove
+    the position valid (one king each, no pawn on a back rank, at most 8 pawns each,
+    no castling rights or en-passant square, kings apart, the side not to move not in
+    check, at most one pawn checker)."""
+    if (wk < 0 or bk < 0 or board.kings != _BB_SQUARES[wk] | _BB_SQUARES[bk]
+            or (w | b) & _BACKRANKS or _KING[wk] >> bk & 1
             or board.castling_rights or board.ep_square is not None
-            or w.bit_count() > 8 or b.bit_count() > 8):
+            or ((w | b).bit_count() > 8 and (w.bit_count() > 8 or b.bit_count() > 8))):
         return int(board.status())
     if board.turn:  # Black must not be in check; White may be, by one pawn
         if _BLACK_PAWN_ATTACKS[bk] & w or _popcount(_WHITE_PAWN_ATTACKS[wk] & b) > 1:
@@ -704,8 +777,12 @@ def detect(
         entry[black] = _not_applicable(False, method, prep[0], prep[0], prep[1])
         entry[black + 1] = _not_applicable(True, method, prep[0], prep[0], prep[1])
     else:
-        entry[black] = _analyse(prep[5], prep[6], prep[7], prep[8], False, method, None)
-        entry[black + 1] = _analyse(prep[1], prep[2], prep[3], prep[4], True, method, None)
+        _ok, w, b, wk, bk, fw, fb, fwk, fbk = prep
+        if method == "paper":
+            entry[1], entry[2] = _paper_pair(w, b, wk, bk, fw, fb, fwk, fbk)
+        else:
+            entry[black] = _verdict(fw, fb, fwk, fbk, False, method)
+            entry[black + 1] = _verdict(w, b, wk, bk, True, method)
     return entry[slot]
 
 
@@ -717,19 +794,17 @@ def _prepare(board: chess.Board, board_key: tuple[Any, ...]) -> tuple[Any, ...]:
     """``("ok", w, b, wk, bk, w', b', wk', bk')`` (the position and its flip for Black),
     or ``(status, args)`` for a board the detectors do not apply to."""
     occ_w, occ_b, pawns, kings = board_key[:4]
-    if (occ_w | occ_b) & ~(pawns | kings):
+    if (occ_w | occ_b) != pawns | kings:
         others = (occ_w | occ_b) & ~(pawns | kings)
         names = sorted({board.piece_at(s).symbol() for s in chess.scan_forward(others)})
         return ("pieces", tuple(names))
     w = pawns & occ_w
     b = pawns & occ_b
-    wkb = kings & occ_w
-    bkb = kings & occ_b
-    status = _legal_status(board, w, b, wkb, bkb)
+    wk = (kings & occ_w).bit_length() - 1
+    bk = (kings & occ_b).bit_length() - 1
+    status = _legal_status(board, w, b, wk, bk)
     if status:
         return ("illegal", (status,))
-    wk = wkb.bit_length() - 1
-    bk = bkb.bit_length() - 1
     # _flip(), inlined
     return ("ok", w, b, wk, bk, int.from_bytes(b.to_bytes(8, "little"), "big"),
             int.from_bytes(w.to_bytes(8, "little"), "big"), bk ^ 0x38, wk ^ 0x38)
@@ -742,6 +817,6 @@ def detect_bitboards(
     """:func:`detect` on raw bitboards of a legal K+P position (no validation, cached per
     pawn structure): the entry point for searches that already hold bitboards."""
     if color:
-        return _analyse(white_pawns, black_pawns, white_king, black_king, True, method, None)
-    return _analyse(chess.flip_vertical(black_pawns), chess.flip_vertical(white_pawns),
-                    black_king ^ 0x38, white_king ^ 0x38, False, method, None)
+        return _verdict(white_pawns, black_pawns, white_king, black_king, True, method)
+    return _verdict(_flip(black_pawns), _flip(white_pawns), black_king ^ 0x38, white_king ^ 0x38,
+                    False, method)

@@ -250,27 +250,8 @@ def _paper_structure(
 _SECTIONS = ("paper 2.3", "paper 3.1", "paper 3.3", "paper 3.2", "paper 3.4")
 
 
-def _classify(w: int, bp: int, fixed: int, b_att: int, fence: int, sf: int) -> tuple[int, ...]:
-    """Paper 3.1-3.4 for every dynamic white pawn at once, set-wise, on the board
-    without the removed pawns (``b_att``: their attacks; ``sf``: the fence and every
-    square below it).
-
-    Returns ``(fail, fail_32, kmask, used, above, on, lever, run, stops, alone, s34)``:
-    the lowest dynamic pawn that can break the blockage (-1 if none); the pawns
-    condemned by 3.2 (the others by 3.3); the squares the defending king must stand
-    on (3.1, 3.4); the most specific section a holding pawn relied on (an index into
-    :data:`_SECTIONS`); and the bitboards :func:`paper_notes` reads each note from
-    (``stops``: the square each pushing pawn is stopped on; ``alone``: files with a
-    single white pawn; ``s34``: fence squares the 3.4 exception saves).
-    """
-    dyn = w & ~fixed
-    above = dyn & ~sf  # 3.1: passed the fence; the defending king must be in front
-    on = dyn & fence  # 3.2
-    low = dyn & sf & ~fence
-    lever = low & b_att  # 3.3: a capture below the fence changes the structure
-    run = low ^ lever  # 3.3: pushes until something stops it
-    # 3.2 at a square: a black pawn two squares ahead, the only white pawn on its file,
-    # the square ahead not attacked by a black pawn.
+def _alone_files(w: int) -> int:
+    """Every square of the files that hold exactly one white pawn."""
     rear = w >> 8
     rear |= rear >> 8
     rear |= rear >> 16
@@ -280,8 +261,37 @@ def _classify(w: int, bp: int, fixed: int, b_att: int, fence: int, sf: int) -> t
     front |= front << 16
     front |= front << 32
     alone = w & ~(front | rear)
+    alone |= (alone << 8) | (alone >> 8)
+    alone |= (alone << 16) | (alone >> 16)
+    alone |= (alone << 32) | (alone >> 32)
+    return alone & _ALL
+
+
+def _classify(w: int, bp: int, fixed: int, b_att: int, fence: int, sf: int) -> tuple[int, ...]:
+    """Paper 3.1-3.4 for every dynamic white pawn at once, set-wise, on the board
+    without the removed pawns (``b_att``: their attacks; ``sf``: the fence and every
+    square below it).
+
+    Returns ``(fail, fail_32, kmask, used, above, on, lever, stops, s34)``: the lowest
+    dynamic pawn that can break the blockage (-1 if none); the pawns condemned by
+    3.2 (the others by 3.3); the squares the defending king must stand on (3.1,
+    3.4); the most specific section a holding pawn relied on (an index into
+    :data:`_SECTIONS`); and the bitboards :func:`paper_notes` reads each note from
+    (``stops``: the square each pushing pawn is stopped on; ``s34``: fence squares
+    the 3.4 exception saves).
+    """
+    dyn = w & ~fixed
+    above = dyn & ~sf  # 3.1: passed the fence; the defending king must be in front
+    on = dyn & fence  # 3.2
+    low = dyn ^ above ^ on  # below the fence
+    lever = low & b_att  # 3.3: a capture below the fence changes the structure
+    run = low ^ lever  # 3.3: pushes until something stops it
+    # 3.2 at a square: a black pawn two squares ahead, the square ahead not attacked
+    # by a black pawn (``good``), and the only white pawn on its file (checked last).
     good = (bp >> 16) & ~(b_att >> 8)
-    fail_32 = on & ~(good & alone)
+    fail_32 = on & ~good
+    if on & good:
+        fail_32 |= on & good & ~_alone_files(w)
     fails = lever | fail_32
     used = 3 if on & ~fail_32 else 1 if above else 0
     kmask = _ALL
@@ -290,10 +300,6 @@ def _classify(w: int, bp: int, fixed: int, b_att: int, fence: int, sf: int) -> t
         kmask = 0 if above & ~_FILES[top & 7] else _NORTH_SPAN[top]
     stops = s34 = 0
     if run:
-        alone |= (alone << 8) | (alone >> 8)
-        alone |= (alone << 16) | (alone >> 16)
-        alone |= (alone << 32) | (alone >> 32)
-        alone &= _ALL
         # each pushing pawn's first square ahead holding a pawn, the fence or an attack
         stoppers = w | bp | fence | b_att
         pro = stoppers ^ _ALL
@@ -303,12 +309,15 @@ def _classify(w: int, bp: int, fixed: int, b_att: int, fence: int, sf: int) -> t
         pro &= pro << 16
         gen |= pro & (gen << 32)
         stops = (gen << 8) & stoppers
-        safe = stops & (w | bp)  # 3.3: stopped by an own pawn, or rammed
-        held = safe | (stops & fence & good & alone)  # reaches the fence where 3.2 holds
-        if held ^ safe:
-            used = 3
-        elif safe and used < 2:
+        held = stops & (w | bp)  # 3.3: stopped by an own pawn, or rammed
+        if held and used < 2:
             used = 2
+        reach = stops & fence & good & ~held
+        if reach:  # reaches the fence where 3.2 holds
+            reach &= _alone_files(w)
+            if reach:
+                held |= reach
+                used = 3
         bad = stops ^ held
         while bad:  # engaged by an attack, or reaching the fence where 3.2 fails
             sbit = bad & -bad
@@ -316,7 +325,8 @@ def _classify(w: int, bp: int, fixed: int, b_att: int, fence: int, sf: int) -> t
             s = sbit.bit_length() - 1
             pawn = 1 << ((run & _FILES[s & 7] & (sbit - 1)).bit_length() - 1)
             if sbit & fence:
-                if (not bp >> (s + 16) & 1 and alone & sbit and not b_att >> (s + 8) & 1
+                if (not bp >> (s + 16) & 1 and not b_att >> (s + 8) & 1
+                        and (w & _FILES[s & 7]).bit_count() == 1
                         and _check_34(s, w, fixed, fence)):
                     s34 |= sbit
                     kmask &= _FILES[s & 7]
@@ -325,7 +335,7 @@ def _classify(w: int, bp: int, fixed: int, b_att: int, fence: int, sf: int) -> t
                 fail_32 |= pawn
             fails |= pawn
     fail = (fails & -fails).bit_length() - 1
-    return (fail, fail_32, kmask, used, above, on, lever, run, stops, alone, s34)
+    return (fail, fail_32, kmask, used, above, on, lever, stops, s34)
 
 
 def note_tuples(notes: NoteSeed | tuple[tuple[Any, ...], ...]) -> tuple[tuple[Any, ...], ...]:
@@ -338,8 +348,8 @@ def paper_notes(seed: NoteSeed) -> tuple[tuple[Any, ...], ...]:
     """Each dynamic pawn's note ``(square, category, ok, rule, code, target, kmask)``,
     in square order, read off :func:`_classify`'s bitboards for a paper verdict."""
     w, bp, fixed, b_att, fence, sf = seed
-    _f, _f32, _k, _u, above, on, lever, run, stops, alone, s34 = _classify(
-        w, bp, fixed, b_att, fence, sf)
+    _f, _f32, _k, _u, above, on, lever, stops, s34 = _classify(w, bp, fixed, b_att, fence, sf)
+    alone = _alone_files(w)
     notes = []
     for p in chess.scan_forward(w & ~fixed):
         if above >> p & 1:

@@ -22,14 +22,8 @@ from typing import Any
 
 import chess
 
-from logic.fence import (
-    _dfs_fast,
-    black_pawn_attacks,
-    ccl_labels,
-    dfs_fence,
-    king_flood,
-    marked_squares,
-)
+from logic.fence import _dfs_fast, black_pawn_attacks, ccl_labels, dfs_fence, king_flood
+from logic.fence import marking as _marking
 from logic.steps import Recorder
 from logic.verdict import DeferredVerdict, NoteSeed, Verdict
 
@@ -138,45 +132,17 @@ def _cannot_hold(w: int, b: int, b_att: int, marked: int, wk: int, bk: int) -> b
     return bool(levers & kept_att & ~((b >> 16) & ~(kept_att >> 8)))
 
 
-_NOT_A2 = _NOT_A | _NOT_A << 64
-_NOT_H2 = _NOT_H | _NOT_H << 64
-
-
-def _marking(w: int, b: int) -> tuple[int, int, int, int]:
-    """Paper 2.2 for White pawns ``w`` against black pawns ``b``: ``(b_att, fixed,
-    marked, files)`` -- the squares black pawns attack, White's fixed pawns (blocked
-    by a black pawn or a fixed white pawn, unable to capture), the marked squares
-    (the two together) and a byte of the files holding a marked square.
-
-    The upper 64 bits of ``w`` and ``b`` may hold a second position (the other
-    colour's, see :func:`_paper_pair`), marked in the same pass: no pawn stands on
-    a back rank, so the right shifts never carry a square across; its results are
-    in the upper 64 bits, its files in bits 64-71.
-    """
-    b_att = ((b >> 9) & _NOT_H2) | ((b >> 7) & _NOT_A2)
-    free = w & ~b_att
-    fixed = free & (b >> 8)
-    if fixed:
-        grown = fixed | (free & (fixed >> 8))
-        while grown != fixed:
-            fixed = grown
-            grown = fixed | (free & (fixed >> 8))
-    marked = fixed | b_att
-    files = marked | (marked >> 32)
-    files |= files >> 16
-    return b_att, fixed, marked, files | (files >> 8)
-
-
 def _paper_structure(
     w: int, b: int, rec: Recorder | None, marking: tuple[int, int, int, int] | None = None
 ) -> tuple[Any, ...]:
     """King-independent part of the paper's detector, on an oriented position.
 
-    Returns ``(fail_rule, fail_code, fail_args, raw, notes, kmask, used)``: the
-    first king-independent failure (or None), the oriented bitboards, the pawn
-    notes (a :class:`NoteSeed`), the squares the defending king must stand on, and
-    the most specific section a successful blockage relied on.  ``marking`` is
-    :func:`_marking`'s result when the caller has it.
+    Returns ``(fail_rule, fail_code, fail_args, raw, notes, kmask, used, guard)``:
+    the first king-independent failure (or None), the oriented bitboards, the pawn
+    notes (a :class:`NoteSeed`), the squares the defending king must stand on, the
+    most specific section a successful blockage relied on and, once a fence is
+    found, :func:`_pawn_guard`.  ``marking`` is :func:`~logic.fence.marking`'s result when the
+    caller has it.
     """
     # 2.2: fixed pawns (blocked by a black pawn or a fixed white pawn, unable to
     # capture) and the marked squares (fixed pawns and black pawn attacks).
@@ -214,8 +180,7 @@ def _paper_structure(
         gone = bp & below
         removed |= gone
         bp ^= gone
-        fixed, marked = marked_squares(w, bp)
-        b_att = black_pawn_attacks(bp)
+        b_att, fixed, marked, files = _marking(w, bp)
         if rec is not None:
             rec.add(
                 "remove-below", "paper 3", "pawns below the fence removed",
@@ -233,17 +198,24 @@ def _paper_structure(
         sf |= sf >> 16
         sf |= sf >> 32
         below = sf ^ fence
+    guard = _pawn_guard(w, b)
     if not w & ~fixed:
         return (None, "", (), (fixed, marked, fence, below, removed, below, 0, _ALL), (), _ALL,
-                "paper 2.3")
+                "paper 2.3", guard)
     # 3.1-3.4: every dynamic white pawn, on the board without the removed pawns.
     fail, fail_32, kmask, used = _classify(w, bp, fixed, b_att, fence, sf)[:4]
     raw = (fixed, marked, fence, below, removed, below, 0, kmask)
     seed = _new_seed(NoteSeed, (w, bp, fixed, b_att, fence, sf))
     if fail >= 0:
         return ("paper 3.2" if fail_32 >> fail & 1 else "paper 3.3", "pawn", (fail,), raw, seed,
-                kmask, _SECTIONS[used])
-    return (None, "", (), raw, seed, kmask, _SECTIONS[used])
+                kmask, _SECTIONS[used], guard)
+    return (None, "", (), raw, seed, kmask, _SECTIONS[used], guard)
+
+
+def _pawn_guard(w: int, b: int) -> int:
+    """The squares Black's king cannot step to because of the pawns: those they stand
+    on and those White's pawns attack (for the zugzwang test of 2.3)."""
+    return w | b | ((w << 7) & _NOT_H) | ((w << 9) & _NOT_A)
 
 
 #: the sections a blockage can rest on, least to most specific (``used`` indexes this)
@@ -446,8 +418,8 @@ def _flood_structure(w: int, b: int, rec: Recorder | None) -> tuple[Any, ...]:
     raw = (chain, fence, fence, flood, 0, flood, drowned, kmask)
     used = "wiki dynamic" if notes else "wiki flood"
     if fail is not None:
-        return (fail[3], "pawn", (fail[0],), raw, tuple(notes), kmask, used)
-    return (None, "", (), raw, tuple(notes), kmask, used)
+        return (fail[3], "pawn", (fail[0],), raw, tuple(notes), kmask, used, _pawn_guard(w, b))
+    return (None, "", (), raw, tuple(notes), kmask, used, _pawn_guard(w, b))
 
 
 _STRUCTURES = {"paper": _paper_structure, "flood": _flood_structure}
@@ -496,7 +468,7 @@ def _structure(
 
     Given the kings, a paper analysis that is not cached yet may return None instead:
     :func:`_cannot_hold` proved the side is not blocked (nothing is cached then).
-    ``marking`` is :func:`_marking`'s result when the caller has it.
+    ``marking`` is :func:`~logic.fence.marking`'s result when the caller has it.
     """
     cache = _struct_caches[method]
     st = cache.get((w, b))
@@ -524,7 +496,7 @@ def _decide(
     """``(blocked, rule, code, args)`` from a structure analysis and the kings: the
     fence's failures, kings on their sides and no zugzwang (2.3), then the dynamic
     pawns' king requirements (3.1, 3.4)."""
-    fail_rule, code, args, raw, notes, kmask, used = st
+    fail_rule, code, args, raw, notes, kmask, used = st[:7]
     if code in _STRUCT_FAILS:
         return False, fail_rule, code, args
     below = raw[3]
@@ -533,7 +505,7 @@ def _decide(
     if below >> bk & 1:
         return False, _KING_SECTION[method], "defender-below", (bk,)
     # (the kings of a legal position are never adjacent: wk is not next to bk)
-    if not _KING[bk] & ~(w | b | _KING[wk] | ((w << 7) & _NOT_H) | ((w << 9) & _NOT_A)):
+    if not _KING[bk] & ~(st[7] | _KING[wk]):
         return False, "paper 2.3", "zugzwang", (bk,)
     if fail_rule is not None:
         return False, fail_rule, code, args
@@ -549,7 +521,7 @@ def _paper_pair(
 ) -> tuple[Verdict, Verdict]:
     """Black's and White's paper verdicts for one board: White's on ``(w, b, wk, bk)``,
     Black's as White on the flipped board ``(fw, fb, fwk, fbk)``.  Both positions
-    are marked (2.2) in one :func:`_marking` pass."""
+    are marked (2.2) in one :func:`~logic.fence.marking` pass."""
     b_att, fixed, marked, files = _marking(w | fw << 64, b | fb << 64)
     return (_paper_side(fw, fb, fwk, fbk, False, b_att >> 64, fixed >> 64, marked >> 64,
                         files >> 64),
@@ -560,7 +532,7 @@ def _paper_side(
     w: int, b: int, wk: int, bk: int, color: bool, b_att: int, fixed: int, marked: int,
     files: int,
 ) -> Verdict:
-    """:func:`_verdict` for the paper method given :func:`_marking`'s result, in the
+    """:func:`_verdict` for the paper method given :func:`~logic.fence.marking`'s result, in the
     order that is cheapest on average: a side without a marked square on every file
     has no fence (2.3) and is decided at once; then the pawn-structure cache; then,
     for a structure not seen yet, :func:`_cannot_hold` before the full analysis."""
@@ -719,7 +691,7 @@ def _legal_status(board: chess.Board, w: int, b: int, wk: int, bk: int) -> int:
     the position valid (one king each, no pawn on a back rank, at most 8 pawns each,
     no castling rights or en-passant square, kings apart, the side not to move not in
     check, at most one pawn checker)."""
-    if (wk < 0 or bk < 0 or board.kings != _BB_SQUARES[wk] | _BB_SQUARES[bk]
+    if (wk < 0 or bk < 0 or board.kings.bit_count() != 2
             or (w | b) & _BACKRANKS or _KING[wk] >> bk & 1
             or board.castling_rights or board.ep_square is not None
             or ((w | b).bit_count() > 8 and (w.bit_count() > 8 or b.bit_count() > 8))):
@@ -732,7 +704,6 @@ def _legal_status(board: chess.Board, w: int, b: int, wk: int, bk: int) -> int:
     return 0
 
 
-_BB_SQUARES = chess.BB_SQUARES
 _WHITE_PAWN_ATTACKS = chess.BB_PAWN_ATTACKS[chess.WHITE]
 _BLACK_PAWN_ATTACKS = chess.BB_PAWN_ATTACKS[chess.BLACK]
 _popcount = int.bit_count
@@ -803,7 +774,7 @@ _SLOT = {"paper": 1, "flood": 3}
 def _prepare(board: chess.Board, board_key: tuple[Any, ...]) -> tuple[Any, ...]:
     """``("ok", w, b, wk, bk, w', b', wk', bk')`` (the position and its flip for Black),
     or ``(status, args)`` for a board the detectors do not apply to."""
-    occ_w, occ_b, pawns, kings = board_key[:4]
+    occ_w, occ_b, pawns, kings, _turn, _castling, _ep = board_key
     if (occ_w | occ_b) != pawns | kings:
         others = (occ_w | occ_b) & ~(pawns | kings)
         names = sorted({board.piece_at(s).symbol() for s in chess.scan_forward(others)})
@@ -815,9 +786,9 @@ def _prepare(board: chess.Board, board_key: tuple[Any, ...]) -> tuple[Any, ...]:
     status = _legal_status(board, w, b, wk, bk)
     if status:
         return ("illegal", (status,))
-    # _flip(), inlined
-    return ("ok", w, b, wk, bk, int.from_bytes(b.to_bytes(8, "little"), "big"),
-            int.from_bytes(w.to_bytes(8, "little"), "big"), bk ^ 0x38, wk ^ 0x38)
+    # both flips (_flip) at once: the byte-reversed 128-bit w:b is flip(b):flip(w)
+    flipped = int.from_bytes((w << 64 | b).to_bytes(16, "little"), "big")
+    return ("ok", w, b, wk, bk, flipped >> 64, flipped & _ALL, bk ^ 0x38, wk ^ 0x38)
 
 
 def detect_bitboards(

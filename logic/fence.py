@@ -18,6 +18,7 @@ __all__ = [
     "black_pawn_attacks",
     "fixed_white_pawns",
     "marked_squares",
+    "marking",
     "dfs_fence",
     "fence_regions",
     "ccl_labels",
@@ -39,21 +40,43 @@ def black_pawn_attacks(b: int) -> int:
 def fixed_white_pawns(w: int, b: int) -> int:
     """White's fixed pawns (paper 2.2): blocked by a black pawn or a fixed white pawn,
     and unable to capture (no black pawn diagonally in front)."""
-    free = w & ~black_pawn_attacks(b)  # pawns that cannot capture
-    fixed = free & (b >> 8)
-    while fixed:
-        grown = fixed | (free & (fixed >> 8))
-        if grown == fixed:
-            break
-        fixed = grown
-    return fixed
+    return marking(w, b)[1]
 
 
 def marked_squares(w: int, b: int) -> tuple[int, int]:
     """``(fixed, marked)``: White's fixed pawns and the squares White's king cannot
     step into -- fixed pawns plus squares attacked by black pawns (paper 2.2)."""
-    fixed = fixed_white_pawns(w, b)
-    return fixed, fixed | black_pawn_attacks(b)
+    return marking(w, b)[1:3]
+
+
+_NOT_A2 = _NOT_A | _NOT_A << 64
+_NOT_H2 = _NOT_H | _NOT_H << 64
+
+
+def marking(w: int, b: int) -> tuple[int, int, int, int]:
+    """Paper 2.2 for White pawns ``w`` against black pawns ``b``: ``(b_att, fixed,
+    marked, files)`` -- the squares black pawns attack, White's fixed pawns (blocked
+    by a black pawn or a fixed white pawn, unable to capture), the marked squares
+    (the two together) and a byte of the files holding a marked square (a fence
+    needs all eight).
+
+    The upper 64 bits of ``w`` and ``b`` may hold a second position (the detector
+    marks both colours' positions in one pass): no pawn stands on a back rank, so
+    the right shifts never carry a square across; its results are in the upper 64
+    bits, its files in bits 64-71.
+    """
+    b_att = ((b >> 9) & _NOT_H2) | ((b >> 7) & _NOT_A2)  # black_pawn_attacks, both halves
+    free = w & ~b_att  # pawns that cannot capture
+    fixed = free & (b >> 8)
+    if fixed:
+        grown = fixed | (free & (fixed >> 8))
+        while grown != fixed:
+            fixed = grown
+            grown = fixed | (free & (fixed >> 8))
+    marked = fixed | b_att
+    files = marked | (marked >> 32)
+    files |= files >> 16
+    return b_att, fixed, marked, files | (files >> 8)
 
 
 def _byte_runs() -> tuple[list[int], list[int]]:

@@ -435,7 +435,7 @@ _paper_cache = _struct_caches["paper"]
 #: per-board cache: board key -> [prepared bitboards, paper/Black, paper/White,
 #: flood/Black, flood/White] (a method's two slots filled together, on demand)
 _board_cache: dict[tuple[Any, ...], list[Any]] = {}
-_stats = {"hits": 0, "structure_hits": 0}
+_stats = {"structure_hits": 0}
 
 
 def clear_cache() -> None:
@@ -448,7 +448,8 @@ def clear_cache() -> None:
 
 
 def cache_info() -> dict[str, int]:
-    """Cache sizes (pawn structures, verdicts) and hits since the last :func:`clear_cache`."""
+    """Cache sizes (pawn structures, board verdicts) and pawn-structure cache hits since
+    the last :func:`clear_cache`."""
     return {
         "structures": sum(len(c) for c in _struct_caches.values()),
         "verdicts": sum(v is not None for e in _board_cache.values() for v in e[1:]),
@@ -731,9 +732,11 @@ def detect(
                board.ep_square)
     except AttributeError:
         raise DetectError(f"detect() needs a chess.Board, got {board!r}") from None
-    black = _SLOT.get(method)
-    if black is None:
-        raise DetectError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    try:
+        black = _SLOT[method]
+    except (KeyError, TypeError):
+        raise DetectError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}"
+                          ) from None
     slot = black + 1 if color else black
     if trace:
         prep = _prepare(board, key)
@@ -750,7 +753,6 @@ def detect(
         entry = _board_cache[key] = [_prepare(board, key), None, None, None, None]
     v = entry[slot]
     if v is not None:
-        _stats["hits"] += 1
         return v
     # decide both colours at once: callers nearly always ask for both
     prep = entry[0]

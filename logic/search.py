@@ -89,9 +89,9 @@ class Searcher:
 
     def __init__(self, *, blockage: bool = True, tt_size: int = 1 << 20) -> None:
         self.use_blockage = blockage
-        #: key -> (depth, score, bound, best move, blocked or None)
+        #: key -> (depth, score, bound, best move, blocked or None); depth -1: an entry that
+        #: only remembers the detector's answer (no score yet)
         self.tt: dict[tuple[int, ...], tuple[int, int, int, int, bool | None]] = {}
-        self.blocked_memo: dict[tuple[int, ...], bool] = {}
         self.tt_size = tt_size
         self.nodes = 0
         self.blockages = 0
@@ -227,14 +227,6 @@ class Searcher:
     def _key(self, pos: Pos) -> tuple[int, ...]:
         return pos[:6]
 
-    def _blocked(self, pos: Pos, key: tuple[int, ...]) -> bool:
-        """The detector's answer for the side to move: remembered per position for this
-        search, computed from the pawn-structure cache (paper 4) the first time."""
-        hit = self.blocked_memo.get(key)
-        if hit is None:
-            hit = self.blocked_memo[key] = is_blocked(pos[0], pos[1], pos[2], pos[3], pos[4])
-        return hit
-
     def _kpk(self, pos: Pos, ply: int) -> int | None:
         w, b, wk, bk, white = pos[:5]
         if (w | b).bit_count() != 1:
@@ -271,14 +263,14 @@ class Searcher:
             return k
         entry = self.tt.get(key)
         # paper Figure 4: the side to move's upper bound is a draw if it is blocked.  The
-        # answer travels in the TT entry (one lookup for both), else in a per-search memo
-        # in front of the pawn-structure cache.
+        # answer travels in the TT entry (one lookup for both); the first time, it comes
+        # from the detector (through the pawn-structure cache) and is kept in the entry.
         blocked = entry[4] if entry is not None else None
         if self.use_blockage and beta > DRAW:
             if blocked is None:
-                blocked = self.blocked_memo.get(key)
-                if blocked is None:
-                    blocked = self._blocked(pos, key)
+                blocked = is_blocked(w, b, pos[2], pos[3], pos[4])
+                entry = self.tt[key] = (entry[:4] if entry is not None else (-1, 0, _UPPER, 0)
+                                        ) + (blocked,)
             if blocked:
                 self.blockages += 1
                 if alpha >= DRAW:
@@ -325,7 +317,6 @@ class Searcher:
         flag = _UPPER if best <= alpha0 else _LOWER if best >= beta else _EXACT
         if len(self.tt) >= self.tt_size:
             self.tt.clear()
-            self.blocked_memo.clear()
         self.tt[key] = (depth, best, flag, best_move, blocked)
         return best
 

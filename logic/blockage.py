@@ -432,6 +432,9 @@ _STRUCTURES = {"paper": _paper_structure, "flood": _flood_structure}
 #: pawn-structure cache per method (paper 4's pawn hash table): (w, b) -> analysis
 _struct_caches: dict[str, dict[tuple[int, int], tuple[Any, ...]]] = {m: {} for m in METHODS}
 _paper_cache = _struct_caches["paper"]
+#: the same analyses for :func:`is_blocked`, keyed by the unoriented position and colour
+#: (the search asks for both colours of the same pawns without flipping them each time)
+_side_caches: dict[str, dict[tuple[int, int, bool], tuple[Any, ...]]] = {m: {} for m in METHODS}
 #: per-board cache: board key -> [prepared bitboards, paper/Black, paper/White,
 #: flood/Black, flood/White] (a method's two slots filled together, on demand)
 _board_cache: dict[tuple[Any, ...], list[Any]] = {}
@@ -440,7 +443,7 @@ _stats = {"structure_hits": 0}
 
 def clear_cache() -> None:
     """Empty the pawn-structure and verdict caches."""
-    for cache in _struct_caches.values():
+    for cache in (*_struct_caches.values(), *_side_caches.values()):
         cache.clear()
     _board_cache.clear()
     for k in _stats:
@@ -492,7 +495,7 @@ def _structure(
 
 
 def _decide(
-    st: tuple[Any, ...], method: str, w: int, b: int, wk: int, bk: int
+    st: tuple[Any, ...], method: str, wk: int, bk: int
 ) -> tuple[bool, str, str, tuple[Any, ...]]:
     """``(blocked, rule, code, args)`` from a structure analysis and the kings: the
     fence's failures, kings on their sides and no zugzwang (2.3), then the dynamic
@@ -580,7 +583,7 @@ def _from_structure(
     if code in _STRUCT_FAILS:  # no fence: the kings do not matter
         return _new_verdict(Verdict, (color, method, False, rule, "ok", code, args, raw, notes,
                                       (wk, bk), ()))
-    blocked, rule, code, args = _decide(st, method, w, b, wk, bk)
+    blocked, rule, code, args = _decide(st, method, wk, bk)
     return _new_verdict(Verdict, (color, method, blocked, rule, "ok", code, args, raw, notes,
                                   (wk, bk), ()))
 
@@ -595,7 +598,7 @@ def _analyse(
         return _new_verdict(Verdict, (color, method, True, "material", "ok", "material", (),
                                       _NO_RAW, (), (wk, bk), tuple(rec.steps)))
     st = _STRUCTURES[method](w, b, rec)
-    blocked, rule, code, args = _decide(st, method, w, b, wk, bk)
+    blocked, rule, code, args = _decide(st, method, wk, bk)
     raw, notes = st[3], st[4]
     v = _new_verdict(Verdict, (color, method, blocked, rule, "ok", code, args, raw, notes,
                                (wk, bk), ()))
@@ -615,13 +618,24 @@ def materialise(w: int, b: int, wk: int, bk: int, color: chess.Color, method: st
 def is_blocked(w: int, b: int, wk: int, bk: int, color: chess.Color, method: str = "paper"
                ) -> bool:
     """``detect_bitboards(...).blocked`` without building a verdict: the search's
-    interior-node test (paper 4), sharing the pawn-structure cache."""
+    interior-node test (paper 4).  A search meets each pawn structure with many king
+    placements, so the whole king-independent analysis is cached at once (no
+    :func:`_cannot_hold` shortcuts) and each placement costs only :func:`_decide`."""
+    cache = _side_caches[method]
+    st = cache.get((w, b, color))
+    if st is None:
+        if not (w if color else b):
+            return True  # no pawns: cannot win
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        ow, ob = (w, b) if color else (_flip(b), _flip(w))
+        st = cache[(w, b, bool(color))] = _struct_caches[method].get((ow, ob)) or \
+            _structure(ow, ob, method)
+    if st[0] is not None:  # a failure whatever the kings (no fence, a pawn breaks it, ...)
+        return False
     if not color:
-        w, b, wk, bk = _flip(b), _flip(w), bk ^ 0x38, wk ^ 0x38
-    if not w:
-        return True
-    st = _structure(w, b, method, wk, bk)
-    return st is not None and _decide(st, method, w, b, wk, bk)[0]
+        wk, bk = bk ^ 0x38, wk ^ 0x38
+    return _decide(st, method, wk, bk)[0]
 
 
 _KING_SECTION = {"paper": "paper 2.3", "flood": "wiki flood"}

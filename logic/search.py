@@ -263,19 +263,19 @@ class Searcher:
             return k
         entry = self.tt.get(key)
         # paper Figure 4: the side to move's upper bound is a draw if it is blocked.  The
-        # answer travels in the TT entry (one lookup for both); the first time, it comes
-        # from the detector (through the pawn-structure cache) and is kept in the entry.
+        # answer travels in the TT entry (one lookup for both); the first time it comes
+        # from the detector (through the pawn-structure cache) and is stored with the
+        # node's entry, or at once, score-less, when the blockage ends the node here.
         blocked = entry[4] if entry is not None else None
-        if self.use_blockage and beta > DRAW:
-            if blocked is None:
-                blocked = is_blocked(w, b, pos[2], pos[3], pos[4])
-                entry = self.tt[key] = (entry[:4] if entry is not None else (-1, 0, _UPPER, 0)
-                                        ) + (blocked,)
-            if blocked:
-                self.blockages += 1
-                if alpha >= DRAW:
-                    return DRAW
-                beta = DRAW
+        if blocked is None and self.use_blockage and beta > DRAW:
+            blocked = is_blocked(w, b, pos[2], pos[3], pos[4])
+            if blocked and alpha >= DRAW:
+                self.tt[key] = (entry[:4] if entry is not None else (-1, 0, _UPPER, 0)) + (True,)
+        if blocked and beta > DRAW:
+            self.blockages += 1
+            if alpha >= DRAW:
+                return DRAW
+            beta = DRAW
         hash_move = 0
         if entry is not None:
             e_depth, e_score, e_flag, hash_move, _blocked = entry

@@ -190,7 +190,7 @@ def test_setwise_pawn_rules_match_a_pawn_by_pawn_reading(board: chess.Board) -> 
 def _full_blocked(w: int, b: int, wk: int, bk: int) -> bool:
     from logic.blockage import _decide, _paper_structure
 
-    return _decide(_paper_structure(w, b, None), "paper", w, b, wk, bk)[0]
+    return _decide(_paper_structure(w, b, None), "paper", wk, bk)[0]
 
 
 def _shortcut(w: int, b: int, wk: int, bk: int) -> bool:

@@ -500,10 +500,10 @@ def _decide(
     """``(blocked, rule, code, args)`` from a structure analysis and the kings: the
     fence's failures, kings on their sides and no zugzwang (2.3), then the dynamic
     pawns' king requirements (3.1, 3.4)."""
-    fail_rule, code, args, raw, notes, kmask, used = st[:7]
+    fail_rule, code = st[0], st[1]
     if code in _STRUCT_FAILS:
-        return False, fail_rule, code, args
-    below = raw[3]
+        return False, fail_rule, code, st[2]
+    below = st[3][3]
     if not below >> wk & 1:
         return False, _KING_SECTION[method], "king-not-below", (wk,)
     if below >> bk & 1:
@@ -512,12 +512,12 @@ def _decide(
     if not _KING[bk] & ~(st[7] | _KING[wk]):
         return False, "paper 2.3", "zugzwang", (bk,)
     if fail_rule is not None:
-        return False, fail_rule, code, args
-    if not kmask >> bk & 1:
+        return False, fail_rule, code, st[2]
+    if not st[5] >> bk & 1:
         # the first note whose king requirement the defending king misses
-        first = next(n for n in note_tuples(notes) if n[6] is not None and not n[6] >> bk & 1)
+        first = next(n for n in note_tuples(st[4]) if n[6] is not None and not n[6] >> bk & 1)
         return False, first[3], "pawn", (first[0],)
-    return True, used, "blocked", ()
+    return True, st[6], "blocked", ()
 
 
 def _paper_pair(

@@ -164,7 +164,8 @@ def run_bench(args: argparse.Namespace, out: TextIO) -> int:
 def measure_scan(paths: list[str]) -> dict[str, float]:
     """Scan throughput and the detector's cost beside python-chess's own replay of the
     same games: replay alone, then the scan's reading (replay and collecting K+P
-    positions) plus classification by both methods for both sides (no engine)."""
+    positions) plus classification by both methods for both sides (no engine); the
+    best of three rounds of each."""
     import chess.pgn
 
     from logic.scan import _open_text, classify_item, read_items
@@ -180,15 +181,17 @@ def measure_scan(paths: list[str]) -> dict[str, float]:
                         plies += 1
         return plies
 
-    t0 = time.perf_counter()
     plies = replay()
-    t_replay = time.perf_counter() - t0
-    logic.clear_cache()
-    t0 = time.perf_counter()
-    items = list(read_items(paths, []))
-    for it in items:
-        classify_item(it)
-    t_scan = time.perf_counter() - t0
+    items: list[object] = []
+
+    def scan() -> None:
+        items[:] = read_items(paths, [])
+        for it in items:
+            classify_item(it)
+
+    # best of 3 rounds each, caches emptied before every scan round
+    t_replay = _best(3, lambda: None, replay)
+    t_scan = _best(3, logic.clear_cache, scan)
     return {"plies": plies, "positions": len(items), "replay_s": t_replay, "scan_s": t_scan,
             "positions_per_s": len(items) / t_scan,
             "overhead_pct": 100 * (t_scan - t_replay) / t_replay}

@@ -141,8 +141,8 @@ def _paper_structure(
     the first king-independent failure (or None), the oriented bitboards, the pawn
     notes (a :class:`NoteSeed`), the squares the defending king must stand on, the
     most specific section a successful blockage relied on and, once a fence is
-    found, :func:`_pawn_guard`.  ``marking`` is :func:`~logic.fence.marking`'s result when the
-    caller has it.
+    found, :func:`_pawn_guard`.  ``marking`` is :func:`~logic.fence.marking`'s result
+    when the caller has it.
     """
     # 2.2: fixed pawns (blocked by a black pawn or a fixed white pawn, unable to
     # capture) and the marked squares (fixed pawns and black pawn attacks).
@@ -536,10 +536,11 @@ def _paper_side(
     w: int, b: int, wk: int, bk: int, color: bool, b_att: int, fixed: int, marked: int,
     files: int,
 ) -> Verdict:
-    """:func:`_verdict` for the paper method given :func:`~logic.fence.marking`'s result, in the
-    order that is cheapest on average: a side without a marked square on every file
-    has no fence (2.3) and is decided at once; then the pawn-structure cache; then,
-    for a structure not seen yet, :func:`_cannot_hold` before the full analysis."""
+    """:func:`_verdict` for the paper method given :func:`~logic.fence.marking`'s
+    result, in the order that is cheapest on average: a side without a marked square
+    on every file has no fence (2.3) and is decided at once; then the pawn-structure
+    cache; then, for a structure not seen yet, :func:`_cannot_hold` before the full
+    analysis."""
     if not w:
         return _verdict(w, b, wk, bk, color, "paper")
     if files & 0xFF != 0xFF:
@@ -556,7 +557,7 @@ def _paper_side(
         _paper_cache[(w, b)] = st
     else:
         _stats["structure_hits"] += 1
-    return _from_structure(st, w, b, wk, bk, color, "paper")
+    return _from_structure(st, wk, bk, color, "paper")
 
 
 def _verdict(
@@ -572,11 +573,11 @@ def _verdict(
     if st is None:
         return _new_verdict(DeferredVerdict, (color, method, False, [w, b, wk, bk], "ok", None,
                                               None, None, None, (wk, bk), ()))
-    return _from_structure(st, w, b, wk, bk, color, method)
+    return _from_structure(st, wk, bk, color, method)
 
 
 def _from_structure(
-    st: tuple[Any, ...], w: int, b: int, wk: int, bk: int, color: chess.Color, method: str
+    st: tuple[Any, ...], wk: int, bk: int, color: chess.Color, method: str
 ) -> Verdict:
     """The verdict from a structure analysis and the kings (:func:`_decide`)."""
     rule, code, args, raw, notes = st[:5]

@@ -579,20 +579,13 @@ class App:
             elif k == pygame.K_g:
                 self.export_gif()
             return
+        steps = {pygame.K_RIGHT: tl.next, pygame.K_LEFT: tl.prev, pygame.K_HOME: tl.first,
+                 pygame.K_END: tl.last}
         if k == pygame.K_SPACE:
             tl.toggle()
-        elif k == pygame.K_RIGHT:
+        elif k in steps:  # stepping by hand stops playback
             tl.playing = False
-            tl.next()
-        elif k == pygame.K_LEFT:
-            tl.playing = False
-            tl.prev()
-        elif k == pygame.K_HOME:
-            tl.playing = False
-            tl.first()
-        elif k == pygame.K_END:
-            tl.playing = False
-            tl.last()
+            steps[k]()
         elif k == pygame.K_ESCAPE:
             tl.live()
         elif k == pygame.K_f:

@@ -435,17 +435,17 @@ _paper_cache = _struct_caches["paper"]
 #: the same analyses for :func:`is_blocked`, keyed by the unoriented position and colour
 #: (the search asks for both colours of the same pawns without flipping them each time)
 _side_caches: dict[str, dict[tuple[int, int, bool], tuple[Any, ...]]] = {m: {} for m in METHODS}
-#: per-board cache: board key -> [prepared bitboards, paper/Black, paper/White,
-#: flood/Black, flood/White] (a method's two slots filled together, on demand)
-_board_cache: dict[tuple[Any, ...], list[Any]] = {}
+#: per-board verdict cache per method: board key -> (Black's verdict, White's verdict),
+#: for legal K+P boards only (the key does not tell other pieces apart)
+_board_caches: dict[str, dict[tuple[Any, ...], tuple[Verdict, Verdict]]] = {
+    m: {} for m in METHODS}
 _stats = {"structure_hits": 0}
 
 
 def clear_cache() -> None:
     """Empty the pawn-structure and verdict caches."""
-    for cache in (*_struct_caches.values(), *_side_caches.values()):
+    for cache in (*_struct_caches.values(), *_side_caches.values(), *_board_caches.values()):
         cache.clear()
-    _board_cache.clear()
     for k in _stats:
         _stats[k] = 0
 
@@ -455,7 +455,7 @@ def cache_info() -> dict[str, int]:
     the last :func:`clear_cache`."""
     return {
         "structures": sum(len(c) for c in _struct_caches.values()),
-        "verdicts": sum(v is not None for e in _board_cache.values() for v in e[1:]),
+        "verdicts": 2 * sum(len(c) for c in _board_caches.values()),
         **_stats,
     }
 
@@ -520,16 +520,29 @@ def _decide(
     return True, st[6], "blocked", ()
 
 
-def _paper_pair(
-    w: int, b: int, wk: int, bk: int, fw: int, fb: int, fwk: int, fbk: int
-) -> tuple[Verdict, Verdict]:
-    """Black's and White's paper verdicts for one board: White's on ``(w, b, wk, bk)``,
-    Black's as White on the flipped board ``(fw, fb, fwk, fbk)``.  Both positions
-    are marked (2.2) in one :func:`~logic.fence.marking` pass."""
+def _paper_pair(w: int, b: int, wk: int, bk: int) -> tuple[Verdict, Verdict]:
+    """Black's and White's paper verdicts for one legal K+P board: White's on
+    ``(w, b, wk, bk)``, Black's as White on the flipped board.  Both positions are
+    marked (2.2) in one :func:`~logic.fence.marking` pass."""
+    fw, fb = _flip_both(w, b)
     b_att, fixed, marked, files = _marking(w | fw << 64, b | fb << 64)
-    return (_paper_side(fw, fb, fwk, fbk, False, b_att >> 64, fixed >> 64, marked >> 64,
-                        files >> 64),
+    return (_paper_side(fw, fb, bk ^ 0x38, wk ^ 0x38, False, b_att >> 64, fixed >> 64,
+                        marked >> 64, files >> 64),
             _paper_side(w, b, wk, bk, True, b_att & _ALL, fixed & _ALL, marked & _ALL, files))
+
+
+def _flood_pair(w: int, b: int, wk: int, bk: int) -> tuple[Verdict, Verdict]:
+    """Black's and White's flood verdicts for one legal K+P board."""
+    fw, fb = _flip_both(w, b)
+    return (_verdict(fw, fb, bk ^ 0x38, wk ^ 0x38, False, "flood"),
+            _verdict(w, b, wk, bk, True, "flood"))
+
+
+def _flip_both(w: int, b: int) -> tuple[int, int]:
+    """``(flip(b), flip(w))``: White's and Black's pawns of the flipped board (Black's
+    side seen as White), both at once: the byte-reversed 128-bit ``w:b``."""
+    flipped = int.from_bytes((w << 64 | b).to_bytes(16, "little"), "big")
+    return flipped >> 64, flipped & _ALL
 
 
 def _paper_side(
@@ -701,28 +714,8 @@ def _not_applicable(
     return Verdict(color, method, False, "not applicable", status, code, args, (), (), (0, 0))
 
 
-def _legal_status(board: chess.Board, w: int, b: int, wk: int, bk: int) -> int:
-    """``board.status()`` for a K+P board with pawns ``w``/``b`` and kings on ``wk``/``bk``
-    (-1: none), answered without calling it when a few bitboard tests already prove
-    the position valid (one king each, no pawn on a back rank, at most 8 pawns each,
-    no castling rights or en-passant square, kings apart, the side not to move not in
-    check, at most one pawn checker)."""
-    if (wk < 0 or bk < 0 or board.kings.bit_count() != 2
-            or (w | b) & _BACKRANKS or _KING[wk] >> bk & 1
-            or board.castling_rights or board.ep_square is not None
-            or ((w | b).bit_count() > 8 and (w.bit_count() > 8 or b.bit_count() > 8))):
-        return int(board.status())
-    if board.turn:  # Black must not be in check; White may be, by one pawn
-        if _BLACK_PAWN_ATTACKS[bk] & w or _popcount(_WHITE_PAWN_ATTACKS[wk] & b) > 1:
-            return int(board.status())
-    elif _WHITE_PAWN_ATTACKS[wk] & b or _popcount(_BLACK_PAWN_ATTACKS[bk] & w) > 1:
-        return int(board.status())
-    return 0
-
-
 _WHITE_PAWN_ATTACKS = chess.BB_PAWN_ATTACKS[chess.WHITE]
 _BLACK_PAWN_ATTACKS = chess.BB_PAWN_ATTACKS[chess.BLACK]
-_popcount = int.bit_count
 
 
 def detect(
@@ -748,50 +741,41 @@ def detect(
     except AttributeError:
         raise DetectError(f"detect() needs a chess.Board, got {board!r}") from None
     try:
-        black = _SLOT[method]
+        cache = _board_caches[method]
     except (KeyError, TypeError):
         raise DetectError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}"
                           ) from None
-    slot = black + 1 if color else black
+    if not trace:
+        pair = cache.get(key)
+        if pair is not None:
+            return pair[1] if color else pair[0]
+    prep = _prepare(board, key)
+    if len(prep) == 2:
+        return _not_applicable(bool(color), method, prep[0], prep[0], prep[1])
+    w, b, wk, bk = prep
     if trace:
-        prep = _prepare(board, key)
-        if prep[0] != "ok":
-            return _not_applicable(bool(color), method, prep[0], prep[0], prep[1])
         rec = Recorder(bool(color))
         if color:
-            return _analyse(prep[1], prep[2], prep[3], prep[4], True, method, rec)
-        return _analyse(prep[5], prep[6], prep[7], prep[8], False, method, rec)
-    entry = _board_cache.get(key)
-    if entry is None:
-        if len(_board_cache) >= _CACHE_LIMIT:
-            _board_cache.clear()
-        entry = _board_cache[key] = [_prepare(board, key), None, None, None, None]
-    v = entry[slot]
-    if v is not None:
-        return v
+            return _analyse(w, b, wk, bk, True, method, rec)
+        return _analyse(_flip(b), _flip(w), bk ^ 0x38, wk ^ 0x38, False, method, rec)
     # decide both colours at once: callers nearly always ask for both
-    prep = entry[0]
-    if prep[0] != "ok":
-        entry[black] = _not_applicable(False, method, prep[0], prep[0], prep[1])
-        entry[black + 1] = _not_applicable(True, method, prep[0], prep[0], prep[1])
-    else:
-        _ok, w, b, wk, bk, fw, fb, fwk, fbk = prep
-        if method == "paper":
-            entry[1], entry[2] = _paper_pair(w, b, wk, bk, fw, fb, fwk, fbk)
-        else:
-            entry[black] = _verdict(fw, fb, fwk, fbk, False, method)
-            entry[black + 1] = _verdict(w, b, wk, bk, True, method)
-    return entry[slot]
-
-
-#: the per-board cache slot of a method's Black verdict (White's is the next one)
-_SLOT = {"paper": 1, "flood": 3}
+    pair = (_paper_pair if method == "paper" else _flood_pair)(w, b, wk, bk)
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    cache[key] = pair
+    return pair[1] if color else pair[0]
 
 
 def _prepare(board: chess.Board, board_key: tuple[Any, ...]) -> tuple[Any, ...]:
-    """``("ok", w, b, wk, bk, w', b', wk', bk')`` (the position and its flip for Black),
-    or ``(status, args)`` for a board the detectors do not apply to."""
-    occ_w, occ_b, pawns, kings, _turn, _castling, _ep = board_key
+    """``(w, b, wk, bk)`` for a legal K+P board, or ``(status, args)`` for a board the
+    detectors do not apply to: ``("pieces", names)`` or ``("illegal", (board.status(),))``.
+
+    ``board.status()`` is called only when a few bitboard tests do not already prove
+    the position valid: one king each, no pawn on a back rank, at most 8 pawns each,
+    no castling rights or en-passant square, kings apart, the side not to move not
+    in check, at most one pawn checker.
+    """
+    occ_w, occ_b, pawns, kings, turn, castling, ep = board_key
     if (occ_w | occ_b) != pawns | kings:
         others = (occ_w | occ_b) & ~(pawns | kings)
         names = sorted({board.piece_at(s).symbol() for s in chess.scan_forward(others)})
@@ -800,12 +784,17 @@ def _prepare(board: chess.Board, board_key: tuple[Any, ...]) -> tuple[Any, ...]:
     b = pawns & occ_b
     wk = (kings & occ_w).bit_length() - 1
     bk = (kings & occ_b).bit_length() - 1
-    status = _legal_status(board, w, b, wk, bk)
-    if status:
-        return ("illegal", (status,))
-    # both flips (_flip) at once: the byte-reversed 128-bit w:b is flip(b):flip(w)
-    flipped = int.from_bytes((w << 64 | b).to_bytes(16, "little"), "big")
-    return ("ok", w, b, wk, bk, flipped >> 64, flipped & _ALL, bk ^ 0x38, wk ^ 0x38)
+    if (wk < 0 or bk < 0 or kings.bit_count() != 2 or (w | b) & _BACKRANKS
+            or _KING[wk] >> bk & 1 or castling or ep is not None
+            or ((w | b).bit_count() > 8 and (w.bit_count() > 8 or b.bit_count() > 8))
+            # the side not to move must not be in check; the side to move may be, by one pawn
+            or (_BLACK_PAWN_ATTACKS[bk] & w or (_WHITE_PAWN_ATTACKS[wk] & b).bit_count() > 1
+                if turn else
+                _WHITE_PAWN_ATTACKS[wk] & b or (_BLACK_PAWN_ATTACKS[bk] & w).bit_count() > 1)):
+        status = int(board.status())
+        if status:
+            return ("illegal", (status,))
+    return (w, b, wk, bk)
 
 
 def detect_bitboards(

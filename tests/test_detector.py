@@ -109,6 +109,16 @@ def test_pieces_and_illegal_positions_get_a_verdict() -> None:
     assert "opposite check" in logic.detect(check, chess.WHITE).reason
 
 
+def test_pieces_on_the_same_squares_are_told_apart() -> None:
+    """A knight and a bishop on the same square occupy the same bitboards the
+    per-board cache keys on: each board still names its own piece."""
+    knight = chess.Board("4k3/8/8/8/8/8/4P3/4K1N1 w - - 0 1")
+    bishop = chess.Board("4k3/8/8/8/8/8/4P3/4K1B1 w - - 0 1")
+    assert logic.detect(knight, chess.WHITE).args == ("N",)
+    assert logic.detect(bishop, chess.WHITE).args == ("B",)
+    assert logic.detect(bishop, chess.BLACK, method="flood").args == ("B",)
+
+
 def test_malformed_requests_raise_value_errors() -> None:
     with pytest.raises(ValueError, match="unknown method 'dfs'"):
         logic.detect(chess.Board("4k3/8/8/8/8/8/P7/4K3 w - - 0 1"), True, method="dfs")

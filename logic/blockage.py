@@ -524,7 +524,9 @@ def _paper_pair(w: int, b: int, wk: int, bk: int) -> tuple[Verdict, Verdict]:
     """Black's and White's paper verdicts for one legal K+P board: White's on
     ``(w, b, wk, bk)``, Black's as White on the flipped board.  Both positions are
     marked (2.2) in one :func:`~logic.fence.marking` pass."""
-    fw, fb = _flip_both(w, b)
+    # both flips (_flip) at once: the byte-reversed 128-bit w:b is flip(b):flip(w)
+    flipped = int.from_bytes((w << 64 | b).to_bytes(16, "little"), "big")
+    fw, fb = flipped >> 64, flipped & _ALL
     b_att, fixed, marked, files = _marking(w | fw << 64, b | fb << 64)
     return (_paper_side(fw, fb, bk ^ 0x38, wk ^ 0x38, False, b_att >> 64, fixed >> 64,
                         marked >> 64, files >> 64),
@@ -533,16 +535,8 @@ def _paper_pair(w: int, b: int, wk: int, bk: int) -> tuple[Verdict, Verdict]:
 
 def _flood_pair(w: int, b: int, wk: int, bk: int) -> tuple[Verdict, Verdict]:
     """Black's and White's flood verdicts for one legal K+P board."""
-    fw, fb = _flip_both(w, b)
-    return (_verdict(fw, fb, bk ^ 0x38, wk ^ 0x38, False, "flood"),
+    return (_verdict(_flip(b), _flip(w), bk ^ 0x38, wk ^ 0x38, False, "flood"),
             _verdict(w, b, wk, bk, True, "flood"))
-
-
-def _flip_both(w: int, b: int) -> tuple[int, int]:
-    """``(flip(b), flip(w))``: White's and Black's pawns of the flipped board (Black's
-    side seen as White), both at once: the byte-reversed 128-bit ``w:b``."""
-    flipped = int.from_bytes((w << 64 | b).to_bytes(16, "little"), "big")
-    return flipped >> 64, flipped & _ALL
 
 
 def _paper_side(

@@ -86,10 +86,11 @@ def _check_34(s: int, w: int, fixed: int, fence: int) -> bool:
     return rl == (right.bit_length() - 1) >> 3 and rl <= 4
 
 
-#: squares on a square's file strictly above it / at or below it / strictly below it
+#: squares on a square's file strictly above it / at or below it; every square except
+#: those on its file strictly below it
 _FILE_ABOVE = [_FILES[s & 7] & ~((2 << s) - 1) & _ALL for s in range(64)]
 _FILE_AT_OR_BELOW = [_FILES[s & 7] & ((2 << s) - 1) for s in range(64)]
-_FILE_BELOW = [_FILES[s & 7] & ((1 << s) - 1) for s in range(64)]
+_NOT_FILE_BELOW = [_ALL & ~(_FILES[s & 7] & ((1 << s) - 1)) for s in range(64)]
 #: the squares a black pawn attacks a white pawn on ``s`` from
 _ATTACKER_SQUARES = [tuple(chess.scan_forward(chess.BB_PAWN_ATTACKS[chess.WHITE][s]))
                      for s in range(64)]
@@ -111,7 +112,7 @@ def _cannot_hold(w: int, b: int, b_att: int, marked: int, wk: int, bk: int) -> b
     """
     if not marked & _FILE_ABOVE[wk] or not marked & _FILE_AT_OR_BELOW[bk]:
         return True
-    levers = w & b_att & ~_FILE_BELOW[bk]
+    levers = w & b_att & _NOT_FILE_BELOW[bk]
     if not levers:
         return False
     # the usual case, pawn by pawn: no black pawn two squares ahead (removal cannot add
@@ -119,10 +120,10 @@ def _cannot_hold(w: int, b: int, b_att: int, marked: int, wk: int, bk: int) -> b
     solid = levers & ~(b >> 16)
     while solid:
         pbit = solid & -solid
-        solid ^= pbit
         for a in _ATTACKER_SQUARES[pbit.bit_length() - 1]:
             if b >> a & 1 and not marked & _FILE_ABOVE[a]:
                 return True
+        solid ^= pbit
     behind = marked >> 8  # squares with a marked square above them on their file
     behind |= behind >> 8
     behind |= behind >> 16
@@ -778,9 +779,9 @@ def _prepare(board: chess.Board, board_key: tuple[Any, ...]) -> tuple[Any, ...]:
     b = pawns & occ_b
     wk = (kings & occ_w).bit_length() - 1
     bk = (kings & occ_b).bit_length() - 1
-    if (wk < 0 or bk < 0 or kings.bit_count() != 2 or (w | b) & _BACKRANKS
-            or _KING[wk] >> bk & 1 or castling or ep is not None
-            or ((w | b).bit_count() > 8 and (w.bit_count() > 8 or b.bit_count() > 8))
+    if (wk < 0 or bk < 0 or kings.bit_count() != 2 or pawns & _BACKRANKS
+            or _KING[wk] & kings or castling or ep is not None
+            or (pawns.bit_count() > 8 and (w.bit_count() > 8 or b.bit_count() > 8))
             # the side not to move must not be in check; the side to move may be, by one pawn
             or (_BLACK_PAWN_ATTACKS[bk] & w or (_WHITE_PAWN_ATTACKS[wk] & b).bit_count() > 1
                 if turn else

@@ -97,28 +97,34 @@ def _byte_runs() -> tuple[list[int], list[int]]:
 
 
 _RUN_AT, _TOP = _byte_runs()
-#: ``_SEG[a << 3 | b]``: a-file squares between ranks a and b inclusive (shift by the file).
-_SEG = [((2 << (8 * max(a, b))) - (1 << (8 * min(a, b)))) & chess.BB_FILE_A
-        for a in range(8) for b in range(8)]
+#: ``_RUNS[col][r]``: ``_RUN_AT[col << 3 | r]`` as nested lists (no index arithmetic on
+#: the hot path)
+_RUNS = [_RUN_AT[col << 3:(col + 1) << 3] for col in range(256)]
+#: ``_FSEG[f][a][b]``: the squares of file ``f`` between ranks ``a`` and ``b`` inclusive
+_FSEG = [[[(((2 << (8 * max(a, b))) - (1 << (8 * min(a, b)))) & chess.BB_FILE_A) << f
+           for b in range(8)] for a in range(8)] for f in range(8)]
+_S0, _S1, _S2, _S3, _S4, _S5, _S6, _S7 = _FSEG
+#: ``_LAST[e][x]``: the g-file segment from rank e to rank x plus h-file square on rank x
+_LAST = [[_S6[e][x] | _S7[x][x] for x in range(8)] for e in range(8)]
 _RANKS_2_TO_7 = 0b0111_1110
 
 
-def _byte_run_hits() -> list[int]:
-    """``RUN_HIT[col << 8 | seeds]`` (seeds a subset of col): the union of the maximal
-    runs of byte ``col`` that contain a bit of ``seeds``."""
-    table = [0] * 65536
+def _byte_run_hits() -> list[list[int]]:
+    """``HITS[col][seeds]`` (seeds a subset of col): the union of the maximal runs of
+    byte ``col`` that contain a bit of ``seeds``."""
+    table = [[0] * 256 for _ in range(256)]
     for col in range(256):
         runs = {_RUN_AT[col << 3 | r] for r in range(8) if col >> r & 1}
         sub = col
         while True:  # every subset of col
-            table[col << 8 | sub] = sum(run for run in runs if run & sub)
+            table[col][sub] = sum(run for run in runs if run & sub)
             if not sub:
                 break
             sub = (sub - 1) & col
     return table
 
 
-_RUN_HIT = _byte_run_hits()
+_HITS = _byte_run_hits()
 
 
 def _dfs_fast(cols: bytes) -> int:
@@ -131,10 +137,11 @@ def _dfs_fast(cols: bytes) -> int:
     in an alive run, then on each file the topmost exit into an alive run.  One
     backward pass finds the alive runs, one forward pass the path.
     """
-    # Straight-line code on purpose: one step per file, no loop (this is the detector's
-    # hot path; a loop over the files costs about twice as much in CPython).
+    # Straight-line code on purpose: one step per file, no loop, tables indexed
+    # without arithmetic (this is the detector's hot path; a loop over the files
+    # costs about twice as much in CPython).
     c0, c1, c2, c3, c4, c5, c6, c7 = cols
-    hit, run_at, top, seg = _RUN_HIT, _RUN_AT, _TOP, _SEG
+    runs, top = _RUNS, _TOP
     # Most fences need no backtracking: walk greedily (topmost start, topmost exit
     # on every file).  If that reaches the h-file every exit it took led to the
     # h-file, so each was the topmost *alive* exit: it is Figure 8's path.
@@ -142,64 +149,64 @@ def _dfs_fast(cols: bytes) -> int:
     if not starts:
         return 0
     e = top[starts]
-    x = top[run_at[c0 << 3 | e] & c1]
+    x = top[runs[c0][e] & c1]
     if x >= 0:
-        fence = seg[e << 3 | x]
-        e = top[run_at[c1 << 3 | x] & c2]
+        fence = _S0[e][x]
+        e = top[runs[c1][x] & c2]
         if e >= 0:
-            fence |= seg[x << 3 | e] << 1
-            x = top[run_at[c2 << 3 | e] & c3]
+            fence |= _S1[x][e]
+            x = top[runs[c2][e] & c3]
             if x >= 0:
-                fence |= seg[e << 3 | x] << 2
-                e = top[run_at[c3 << 3 | x] & c4]
+                fence |= _S2[e][x]
+                e = top[runs[c3][x] & c4]
                 if e >= 0:
-                    fence |= seg[x << 3 | e] << 3
-                    x = top[run_at[c4 << 3 | e] & c5]
+                    fence |= _S3[x][e]
+                    x = top[runs[c4][e] & c5]
                     if x >= 0:
-                        fence |= seg[e << 3 | x] << 4
-                        e = top[run_at[c5 << 3 | x] & c6]
+                        fence |= _S4[e][x]
+                        e = top[runs[c5][x] & c6]
                         if e >= 0:
-                            fence |= seg[x << 3 | e] << 5
-                            x = top[run_at[c6 << 3 | e] & c7]
+                            fence |= _S5[x][e]
+                            x = top[runs[c6][e] & c7]
                             if x >= 0:
-                                return fence | seg[e << 3 | x] << 6 | 1 << (x << 3 | 7)
-    a6 = hit[c6 << 8 | c6 & c7]
+                                return fence | _LAST[e][x]
+    hits = _HITS
+    a6 = hits[c6][c6 & c7]
     if not a6:
         return 0
-    a5 = hit[c5 << 8 | c5 & a6]
+    a5 = hits[c5][c5 & a6]
     if not a5:
         return 0
-    a4 = hit[c4 << 8 | c4 & a5]
+    a4 = hits[c4][c4 & a5]
     if not a4:
         return 0
-    a3 = hit[c3 << 8 | c3 & a4]
+    a3 = hits[c3][c3 & a4]
     if not a3:
         return 0
-    a2 = hit[c2 << 8 | c2 & a3]
+    a2 = hits[c2][c2 & a3]
     if not a2:
         return 0
-    a1 = hit[c1 << 8 | c1 & a2]
+    a1 = hits[c1][c1 & a2]
     if not a1:
         return 0
-    starts = hit[c0 << 8 | c0 & a1] & _RANKS_2_TO_7
+    starts = hits[c0][c0 & a1] & _RANKS_2_TO_7
     if not starts:
         return 0
     e = top[starts]
-    x = top[run_at[c0 << 3 | e] & a1]
-    fence = seg[e << 3 | x]
-    e = top[run_at[c1 << 3 | x] & a2]
-    fence |= seg[x << 3 | e] << 1
-    x = top[run_at[c2 << 3 | e] & a3]
-    fence |= seg[e << 3 | x] << 2
-    e = top[run_at[c3 << 3 | x] & a4]
-    fence |= seg[x << 3 | e] << 3
-    x = top[run_at[c4 << 3 | e] & a5]
-    fence |= seg[e << 3 | x] << 4
-    e = top[run_at[c5 << 3 | x] & a6]
-    fence |= seg[x << 3 | e] << 5
-    x = top[run_at[c6 << 3 | e] & c7]
-    fence |= seg[e << 3 | x] << 6
-    return fence | 1 << (x << 3 | 7)
+    x = top[runs[c0][e] & a1]
+    fence = _S0[e][x]
+    e = top[runs[c1][x] & a2]
+    fence |= _S1[x][e]
+    x = top[runs[c2][e] & a3]
+    fence |= _S2[e][x]
+    e = top[runs[c3][x] & a4]
+    fence |= _S3[x][e]
+    x = top[runs[c4][e] & a5]
+    fence |= _S4[e][x]
+    e = top[runs[c5][x] & a6]
+    fence |= _S5[x][e]
+    x = top[runs[c6][e] & c7]
+    return fence | _LAST[e][x]
 
 
 def dfs_fence(marked: int, rec: Recorder | None = None) -> int:
@@ -262,7 +269,7 @@ def dfs_fence(marked: int, rec: Recorder | None = None) -> int:
                 walk.arrive(x << 3 | 7)
                 fence = 1 << (x << 3 | 7)
                 for g in range(f, -1, -1):
-                    fence |= _SEG[entry[g] << 3 | x] << g
+                    fence |= _FSEG[g][entry[g]][x]
                     x = entry[g]
                 walk.found(fence)
                 return fence

@@ -119,11 +119,11 @@ def _cannot_hold(w: int, b: int, b_att: int, marked: int, wk: int, bk: int) -> b
     # one) and an attacker with nothing marked above it
     solid = levers & ~(b >> 16)
     while solid:
-        pbit = solid & -solid
-        for a in _ATTACKER_SQUARES[pbit.bit_length() - 1]:
+        p = solid.bit_length() - 1
+        for a in _ATTACKER_SQUARES[p]:
             if b >> a & 1 and not marked & _FILE_ABOVE[a]:
                 return True
-        solid ^= pbit
+        solid ^= 1 << p
     behind = marked >> 8  # squares with a marked square above them on their file
     behind |= behind >> 8
     behind |= behind >> 16

@@ -65,9 +65,10 @@ def marking(w: int, b: int) -> tuple[int, int, int, int]:
     the right shifts never carry a square across; its results are in the upper 64
     bits, its files in bits 64-71.
     """
-    b_att = ((b >> 9) & _NOT_H2) | ((b >> 7) & _NOT_A2)  # black_pawn_attacks, both halves
+    ahead = b >> 8  # the squares in front of the black pawns
+    b_att = ((ahead >> 1) & _NOT_H2) | ((ahead << 1) & _NOT_A2)  # black_pawn_attacks
     free = w & ~b_att  # pawns that cannot capture
-    fixed = free & (b >> 8)
+    fixed = free & ahead
     if fixed:
         grown = fixed | (free & (fixed >> 8))
         while grown != fixed:

@@ -204,7 +204,8 @@ def _paper_structure(
         return (None, "", (), (fixed, marked, fence, below, removed, below, 0, _ALL), (), _ALL,
                 "paper 2.3", guard)
     # 3.1-3.4: every dynamic white pawn, on the board without the removed pawns.
-    fail, fail_32, kmask, used = _classify(w, bp, fixed, b_att, fence, sf)[:4]
+    fail, fail_32, kmask, used, _above, _on, _lever, _stops, _s34 = _classify(
+        w, bp, fixed, b_att, fence, sf)
     raw = (fixed, marked, fence, below, removed, below, 0, kmask)
     seed = _new_seed(NoteSeed, (w, bp, fixed, b_att, fence, sf))
     if fail >= 0:
@@ -554,7 +555,8 @@ def _paper_side(
     if files & 0xFF != 0xFF:
         return _new_verdict(Verdict, (color, "paper", False, "paper 2.3", "ok", "no-fence", (),
                                       (fixed, marked, 0, 0, 0, 0, 0, _ALL), (), (wk, bk), ()))
-    st = _paper_cache.get((w, b))
+    key = (w, b)
+    st = _paper_cache.get(key)
     if st is None:
         if _cannot_hold(w, b, b_att, marked, wk, bk):
             return _new_verdict(DeferredVerdict, (color, "paper", False, [w, b, wk, bk], "ok",
@@ -562,7 +564,7 @@ def _paper_side(
         st = _paper_structure(w, b, None, (b_att, fixed, marked, files))
         if len(_paper_cache) >= _CACHE_LIMIT:
             _paper_cache.clear()
-        _paper_cache[(w, b)] = st
+        _paper_cache[key] = st
     else:
         _stats["structure_hits"] += 1
     return _from_structure(st, wk, bk, color, "paper")
@@ -588,12 +590,8 @@ def _from_structure(
     st: tuple[Any, ...], wk: int, bk: int, color: chess.Color, method: str
 ) -> Verdict:
     """The verdict from a structure analysis and the kings (:func:`_decide`)."""
-    rule, code, args, raw, notes = st[:5]
-    if code in _STRUCT_FAILS:  # no fence: the kings do not matter
-        return _new_verdict(Verdict, (color, method, False, rule, "ok", code, args, raw, notes,
-                                      (wk, bk), ()))
     blocked, rule, code, args = _decide(st, method, wk, bk)
-    return _new_verdict(Verdict, (color, method, blocked, rule, "ok", code, args, raw, notes,
+    return _new_verdict(Verdict, (color, method, blocked, rule, "ok", code, args, st[3], st[4],
                                   (wk, bk), ()))
 
 

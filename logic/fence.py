@@ -62,8 +62,8 @@ def marking(w: int, b: int) -> tuple[int, int, int, int]:
 
     The upper 64 bits of ``w`` and ``b`` may hold a second position (the detector
     marks both colours' positions in one pass): no pawn stands on a back rank, so
-    the right shifts never carry a square across; its results are in the upper 64
-    bits, its files in bits 64-71.
+    no shift carries a square from one position into the other; its results are in
+    the upper 64 bits, its files in bits 64-71.
     """
     ahead = b >> 8  # the squares in front of the black pawns
     b_att = ((ahead >> 1) & _NOT_H2) | ((ahead << 1) & _NOT_A2)  # black_pawn_attacks
@@ -105,7 +105,7 @@ _RUNS = [_RUN_AT[col << 3:(col + 1) << 3] for col in range(256)]
 _FSEG = [[[(((2 << (8 * max(a, b))) - (1 << (8 * min(a, b)))) & chess.BB_FILE_A) << f
            for b in range(8)] for a in range(8)] for f in range(8)]
 _S0, _S1, _S2, _S3, _S4, _S5, _S6, _S7 = _FSEG
-#: ``_LAST[e][x]``: the g-file segment from rank e to rank x plus h-file square on rank x
+#: ``_LAST[e][x]``: the g-file squares from rank e to rank x and the h-file square on rank x
 _LAST = [[_S6[e][x] | _S7[x][x] for x in range(8)] for e in range(8)]
 _RANKS_2_TO_7 = 0b0111_1110
 

@@ -102,6 +102,19 @@ def test_no_exception_on_valid_kp_positions(board: chess.Board, method: str) -> 
         assert v.to_dict()["side"] in ("white", "black")
 
 
+@settings(max_examples=400, deadline=None)
+@given(kp_boards(), methods)
+def test_fast_path_equals_traced_analysis(board: chess.Board, method: str) -> None:
+    """The untraced path (both colours at once, packed marking, the table-driven
+    Figure 8, shortcuts and deferred verdicts) gives the traced analysis's verdict."""
+    logic.clear_cache()
+    for color in chess.COLORS:
+        fast = logic.detect(board, color, method=method)
+        traced = logic.detect(board, color, method=method, trace=True)
+        assert fast == traced._replace(steps=()), (board.fen(), color)
+        assert fast.reason == traced.reason
+
+
 @settings(max_examples=300, deadline=None)
 @given(kp_boards(), methods)
 def test_cached_verdict_equals_fresh(board: chess.Board, method: str) -> None:
@@ -253,3 +266,17 @@ def test_shortcuts_keep_levers_whose_attacker_is_removed(fen: str) -> None:
     board = chess.Board(fen)
     v = logic.detect(board, chess.WHITE)
     assert v.blocked and v == logic.detect(board, chess.WHITE, trace=True)._replace(steps=())
+
+
+@pytest.mark.parametrize("fen", [
+    # d6 is above the fence (rank 4) and attacked by e7, which is never removed; Black's
+    # king in front of it keeps 3.1, so the lever shortcut must skip this pawn
+    "8/3kp3/3P4/p1p1p1p1/P1P1P1P1/8/8/K7 w - - 0 1",
+    "3k4/4p3/3P4/p1p1p1p1/P1P1P1P1/8/8/K7 w - - 0 1",
+])
+def test_shortcuts_skip_levers_the_defending_king_stands_in_front_of(fen: str) -> None:
+    board = chess.Board(fen)
+    logic.clear_cache()
+    v = logic.detect(board, chess.WHITE)
+    assert v.blocked and v.rule == "paper 3.1"
+    assert v == logic.detect(board, chess.WHITE, trace=True)._replace(steps=())

@@ -654,7 +654,7 @@ def _record_kings_and_pawns(
 ) -> None:
     from logic.explain import note_reason_oriented
 
-    if st[1] in ("no-fence", "removal-breaks", "flood-rams", "flood-breakthrough"):
+    if st[1] in _STRUCT_FAILS:
         return
     fence, below = raw[2], raw[3]
     rec.add(

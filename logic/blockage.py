@@ -199,6 +199,23 @@ def _paper_structure(
         sf |= sf >> 16
         sf |= sf >> 32
         below = sf ^ fence
+    # 3: "no white Pawn should be able to capture a black Pawn, as this will change the
+    # pawn structure": the removed pawns are gone as obstacles and fence markers (the king
+    # may take them), not as targets of White's pawns.  Levers against the pawns left are
+    # 3.2's and 3.3's business.
+    rm_att = ((removed >> 9) & _NOT_H) | ((removed >> 7) & _NOT_A)
+    if w & rm_att:
+        p, t = _capture_args(w & rm_att, removed)
+        if rec is not None:
+            rec.add(
+                "capture", "paper 3", "a pawn can capture",
+                f"{rec.name(p)} can take {rec.name(t)}: the structure changes, no blockage "
+                f"(paper 3: no {rec.us} pawn may be able to capture a {rec.them} pawn).",
+                changed=(1 << p) | (1 << t), square=p, fence=fence, below=below,
+                removed=removed,
+            )
+        raw = (fixed, marked, fence, below, removed, below, 0, _ALL)
+        return ("paper 3", "capture", (p, t), raw, (), _ALL, "")
     guard = _pawn_guard(w, b)
     if not w & ~fixed:
         return (None, "", (), (fixed, marked, fence, below, removed, below, 0, _ALL), (), _ALL,
@@ -212,6 +229,14 @@ def _paper_structure(
         return ("paper 3.2" if fail_32 >> fail & 1 else "paper 3.3", "pawn", (fail,), raw, seed,
                 kmask, _SECTIONS[used], guard)
     return (None, "", (), raw, seed, kmask, _SECTIONS[used], guard)
+
+
+def _capture_args(takers: int, targets: int) -> tuple[int, int]:
+    """``(pawn, target)``: the lowest white pawn of ``takers`` and the lowest black pawn of
+    ``targets`` it can capture (oriented squares)."""
+    p = (takers & -takers).bit_length() - 1
+    hit = _WHITE_PAWN_ATTACKS[p] & targets
+    return p, (hit & -hit).bit_length() - 1
 
 
 def _pawn_guard(w: int, b: int) -> int:
@@ -372,6 +397,21 @@ def _flood_structure(w: int, b: int, rec: Recorder | None) -> tuple[Any, ...]:
     bf = b & ~drowned
     b_att = black_pawn_attacks(bf)
     chain = w & fence
+    # as in paper 3: a drowned pawn is gone for the king, not for White's pawns: one that
+    # can take it now changes the structure (the wiki counts only non-lever pawns)
+    dr_att = black_pawn_attacks(drowned)
+    if w & dr_att:
+        p, t = _capture_args(w & dr_att, drowned)
+        if rec is not None:
+            rec.add(
+                "capture", "wiki dynamic", "a pawn can capture",
+                f"{rec.name(p)} can take {rec.name(t)} (a {rec.them} pawn the flood drowned): "
+                "the structure changes, no blockage (the wiki counts only non-lever pawns).",
+                changed=(1 << p) | (1 << t), square=p, fence=fence, flood=flood,
+                drowned=drowned,
+            )
+        raw = (chain, fence, fence, flood, 0, flood, drowned, _ALL)
+        return ("wiki dynamic", "capture", (p, t), raw, (), _ALL, "")
     notes: list[tuple[Any, ...]] = []
     kmask = _ALL
     fail: tuple[Any, ...] | None = None
@@ -463,7 +503,8 @@ def cache_info() -> dict[str, int]:
 
 
 _new_verdict = _new_seed = tuple.__new__
-_STRUCT_FAILS = frozenset(("no-fence", "removal-breaks", "flood-rams", "flood-breakthrough"))
+_STRUCT_FAILS = frozenset(("no-fence", "removal-breaks", "capture", "flood-rams",
+                           "flood-breakthrough"))
 
 
 def _structure(

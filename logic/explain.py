@@ -126,6 +126,9 @@ def verdict_reason(v: Verdict) -> str:
     if code == "removal-breaks":
         return (f"no fence once the {them} pawns below it are removed: {us}'s king can "
                 f"capture them ({v.rule})")
+    if code == "capture":
+        return (f"{nm.name(args[0])} can take {nm.name(args[1])}: the structure changes, no "
+                f"blockage ({v.rule})")
     if code == "flood-rams":
         return f"fewer than three rams, no ram fence ({v.rule})"
     if code == "flood-breakthrough":

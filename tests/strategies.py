@@ -63,3 +63,49 @@ def random_material_board(rng: random.Random, white: str, black: str, *,
         board.turn = rng.random() < 0.5
         if board.is_valid() and not (playable and board.is_game_over()):
             return board
+
+
+def random_near_fortress(rng: random.Random, *, p_lever: float = 0.5) -> chess.Board:
+    """A random legal near-fortress: rams on most files along a random walk of ranks,
+    each king on its own side of them, a few loose pawns and, with probability
+    ``p_lever``, a white pawn diagonally behind a black pawn at or below the rams (the
+    shape of issue #17's false blockage); half of the boards are colour-mirrored."""
+    while True:
+        white: set[int] = set()
+        black: set[int] = set()
+        r = rng.randint(2, 4)
+        ranks = []
+        for f in range(8):
+            r = min(5, max(1, r + rng.choice((-1, 0, 0, 1))))
+            ranks.append(r)
+            if rng.random() < 0.85:
+                white.add(r * 8 + f)
+                black.add((r + 1) * 8 + f)
+        for _ in range(rng.randint(0, 3)):
+            s = rng.randint(8, 55)
+            if s not in white and s not in black:
+                (white if rng.random() < 0.55 else black).add(s)
+        f = rng.randint(0, 7)
+        g = f + rng.choice((-1, 1))
+        if rng.random() < p_lever and 0 <= g < 8:
+            rb = rng.randint(2, max(2, ranks[g]))
+            sb, sw = rb * 8 + g, (rb - 1) * 8 + f
+            if not {sb, sw} & (white | black):
+                black.add(sb)
+                white.add(sw)
+        if len(white) > 8 or len(black) > 8:
+            continue
+        taken = white | black
+        low = [s for s in range(64) if s not in taken and (s >> 3) < ranks[s & 7]]
+        high = [s for s in range(64) if s not in taken and (s >> 3) > ranks[s & 7] + 1]
+        if not low or not high:
+            continue
+        board = _board(white, black, rng.choice(low), rng.choice(high), rng.random() < 0.5)
+        if rng.random() < 0.5:
+            board = board.mirror()
+        if board.is_valid():
+            return board
+
+
+#: hypothesis strategy over :func:`random_near_fortress`
+near_fortress_boards = st.builds(random_near_fortress, st.randoms(use_true_random=False))

@@ -201,3 +201,25 @@ def test_deferred_verdict_is_the_full_verdict() -> None:
     assert v._replace(steps=()) == full and v._asdict() == full._asdict()
     assert v.to_dict() == full.to_dict()
     assert json.loads(json.dumps(v.to_dict(steps=False)))["rule"] == "paper 2.3"
+
+
+#: Issue 17: Black to move wins by 1...bxa5! (Stockfish: mate in 14 after 1...bxa5 2. Kf2
+#: a4 3. bxa4 b3), yet both methods called Black blocked: b6 can take the white pawn on a5,
+#: which stands below the fence and was removed (paper 3) / drowned (wiki flood).
+ISSUE_17 = "k7/8/1p6/P4p1p/1p1p1P1p/1P1P3P/6K1/8 b - - 0 1"
+
+
+@pytest.mark.parametrize("method", logic.METHODS)
+def test_a_pawn_that_can_capture_a_removed_pawn_is_no_blockage(method: str) -> None:
+    board = chess.Board(ISSUE_17)
+    for trace in (False, True):
+        v = logic.detect(board, chess.BLACK, method=method, trace=trace)
+        assert not v.blocked
+        assert v.code == "capture" and v.rule == ("paper 3" if method == "paper"
+                                                  else "wiki dynamic")
+        assert v.reason.startswith("b6 can take a5: the structure changes, no blockage")
+    steps = logic.detect(board, chess.BLACK, method=method, trace=True).steps
+    capture = [s for s in steps if s.kind == "capture"]
+    assert len(capture) == 1 and capture[0].square == chess.B6
+    assert capture[0].changed == chess.BB_B6 | chess.BB_A5
+    assert "b6 can take a5" in capture[0].text

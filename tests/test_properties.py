@@ -11,7 +11,7 @@ import logic
 from logic.blockage import _flip, _prepare
 from logic.fence import ccl_separates, dfs_fence, marked_squares
 from tests.reference import figure8_events, figure8_fence, four_connected_crossing
-from tests.strategies import kp_boards
+from tests.strategies import kp_boards, near_fortress_boards
 
 methods = st.sampled_from(logic.METHODS)
 
@@ -255,17 +255,79 @@ def test_pre_fence_shortcuts_on_every_king_placement_of_the_library_and_corpus()
     assert shortcuts > 10_000
 
 
-@pytest.mark.parametrize("fen", [
-    # a black pawn below the fence attacks a white pawn; removing it (paper 3) turns
-    # the lever into a fixed pawn, so a shortcut must not count it as a lever
-    "8/7p/4p1pP/1k1pP1P1/pPpP1p2/PpP3P1/8/K7 w - - 0 1",
-    "8/2p3p1/p1Pp1pP1/Pk1PpP2/3p4/1p2P3/P7/K7 w - - 0 1",
-    "8/7p/p1p1p1pP/PpPkP1P1/1P6/p7/1P4p1/K7 w - - 0 1",
+@pytest.mark.parametrize(("fen", "capture"), [
+    # a black pawn below the fence attacks a white pawn; removing it (paper 3) turns the
+    # lever into a fixed pawn.  These were once called blocked, but a white pawn that can
+    # take a removed pawn changes the structure (paper 3, issue 17): the first one White
+    # wins by 1. gxf4! (Stockfish +11.7 after 10 s); the shortcut and the full analysis
+    # must agree on the reason.
+    ("8/7p/4p1pP/1k1pP1P1/pPpP1p2/PpP3P1/8/K7 w - - 0 1", ("g3", "f4")),
+    ("8/2p3p1/p1Pp1pP1/Pk1PpP2/3p4/1p2P3/P7/K7 w - - 0 1", ("a2", "b3")),
+    ("8/7p/p1p1p1pP/PpPkP1P1/1P6/p7/1P4p1/K7 w - - 0 1", ("b2", "a3")),
 ])
-def test_shortcuts_keep_levers_whose_attacker_is_removed(fen: str) -> None:
+def test_shortcuts_agree_on_levers_whose_attacker_is_removed(
+    fen: str, capture: tuple[str, str]
+) -> None:
     board = chess.Board(fen)
     v = logic.detect(board, chess.WHITE)
-    assert v.blocked and v == logic.detect(board, chess.WHITE, trace=True)._replace(steps=())
+    assert v == logic.detect(board, chess.WHITE, trace=True)._replace(steps=())
+    assert not v.blocked and v.code == "capture"
+    assert tuple(chess.square_name(s) for s in v.args) == capture
+
+
+def _unanswered_captures(board: chess.Board, method: str) -> list[tuple[str, str, str]]:
+    """Issue 17's property, violated: for each side ``method`` calls blocked, the pawn
+    captures of that side after which the method no longer calls it blocked and no
+    recapture on the same square restores a blocked verdict (paper 3.2's exchange)."""
+    bad = []
+    for color in chess.COLORS:
+        if not logic.detect(board, color, method=method).blocked:
+            continue
+        b = board.copy()
+        b.turn = color
+        if not b.is_valid():
+            continue
+        for m in list(b.legal_moves):
+            if b.piece_type_at(m.from_square) != chess.PAWN or not b.is_capture(m):
+                continue
+            b.push(m)
+            held = not m.promotion and logic.detect(b, color, method=method).blocked
+            for r in ([] if held or m.promotion else list(b.legal_moves)):
+                if r.to_square == m.to_square:
+                    b.push(r)
+                    held = logic.detect(b, color, method=method).blocked
+                    b.pop()
+                    if held:
+                        break
+            b.pop()
+            if not held:
+                bad.append((board.fen(), chess.COLOR_NAMES[color], m.uci()))
+    return bad
+
+
+@settings(max_examples=300, deadline=None)
+@given(near_fortress_boards, methods)
+def test_blocked_survives_every_pawn_capture(board: chess.Board, method: str) -> None:
+    """When a method says a side cannot win, every pawn capture of that side is met:
+    the position stays blocked, or a recapture on the same square restores it."""
+    assert not _unanswered_captures(board, method)
+
+
+@pytest.mark.parametrize("method", logic.METHODS)
+def test_blocked_survives_every_pawn_capture_sweep(method: str) -> None:
+    """The same property on 6,000 seeded near-fortresses, most with a white pawn behind a
+    black pawn at or below the rams (before the fix of issue 17 about 20 of them broke it
+    per method and colour)."""
+    import random
+
+    from tests.strategies import random_near_fortress
+
+    rng = random.Random(17)
+    bad = []
+    for i in range(6000):
+        bad += _unanswered_captures(random_near_fortress(rng, p_lever=1.0 if i % 3 else 0.5),
+                                    method)
+    assert not bad, bad[:5]
 
 
 @pytest.mark.parametrize("fen", [

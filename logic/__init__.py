@@ -6,18 +6,21 @@ Public API::
     v = logic.detect(chess.Board(fen), chess.WHITE, method="paper", trace=True)
     v.blocked, v.rule, v.reason, v.fence, v.pawns, v.steps
 
-``method`` is ``"paper"`` (David, Felner & Netanyahu 2004) or ``"flood"`` (the
-Chessprogramming wiki's king flood).  See :func:`logic.blockage.detect`.
+``logic.METHODS`` maps each method's name to its object (``"paper"``: David, Felner &
+Netanyahu 2004; ``"flood"``: the Chessprogramming wiki's king flood).  See
+:func:`logic.blockage.detect`.
 """
 
-from logic.blockage import METHODS, DetectError, cache_info, clear_cache, detect, detect_bitboards
+from logic.blockage import cache_info, clear_cache, detect, detect_bitboards, is_blocked
 from logic.position import PositionError, parse_position
+from logic.registry import METHODS, DetectError, Method
 from logic.steps import Step
 from logic.verdict import PawnNote, Verdict
 
 __all__ = [
     "METHODS",
     "DetectError",
+    "Method",
     "PawnNote",
     "PositionError",
     "Step",
@@ -26,6 +29,7 @@ __all__ = [
     "clear_cache",
     "detect",
     "detect_bitboards",
+    "is_blocked",
     "parse_position",
 ]
 __version__ = "0.1.0"

@@ -18,6 +18,10 @@ import chess
 
 __all__ = [
     "BB_ALL",
+    "BB_NOT_A",
+    "BB_NOT_H",
+    "flip",
+    "orient",
     "north_fill",
     "south_fill",
     "file_fill",
@@ -39,8 +43,27 @@ __all__ = [
 ]
 
 BB_ALL = chess.BB_ALL
-_NOT_A = chess.BB_ALL & ~chess.BB_FILE_A
-_NOT_H = chess.BB_ALL & ~chess.BB_FILE_H
+#: every square off the a-file / off the h-file (masks for shifts east / west)
+BB_NOT_A = chess.BB_ALL & ~chess.BB_FILE_A
+BB_NOT_H = chess.BB_ALL & ~chess.BB_FILE_H
+_NOT_A = BB_NOT_A
+_NOT_H = BB_NOT_H
+
+
+def flip(bb: int) -> int:
+    """``chess.flip_vertical`` (mirror the ranks) as a byte swap: the same map, about
+    2.5x faster in CPython (a test checks equality on random bitboards)."""
+    return int.from_bytes(bb.to_bytes(8, "little"), "big")
+
+
+def orient(w: int, b: int, wk: int, bk: int, color: chess.Color) -> tuple[int, int, int, int]:
+    """The position seen by ``color``: ``(own pawns, opposing pawns, own king, opposing
+    king)`` with ``color`` playing White.  Black is White on the vertically flipped
+    board (paper 2: "the process applies similarly for Black"); the map is its own
+    inverse, so it also takes an oriented position back."""
+    if color:
+        return w, b, wk, bk
+    return flip(b), flip(w), bk ^ 0x38, wk ^ 0x38
 
 
 def north_fill(bb: int) -> int:

@@ -1,5 +1,5 @@
 """Fences: marked squares (paper 2.2), the DFS of Figure 8 and connected-component
-labelling (paper 2.3), and the wiki's ram fence with its king flood.
+labelling (paper 2.3).  (The wiki's ram fence and king flood are in ``logic.flood``.)
 
 Everything here works on a board oriented so that the side under test is White
 (the caller flips the position for Black).  Functions are pure; the optional
@@ -11,36 +11,27 @@ from __future__ import annotations
 
 import chess
 
-from logic.bitboards import BB_ALL, king_attacks_setwise, pawn_attacks, south_fill
+from logic.bitboards import BB_ALL, BB_NOT_A, BB_NOT_H, king_attacks_setwise, pawn_attacks
 from logic.steps import Recorder
 
 __all__ = [
     "black_pawn_attacks",
-    "fixed_white_pawns",
     "marked_squares",
     "marking",
     "dfs_fence",
-    "fence_regions",
+    "figure8_fast",
     "ccl_labels",
     "ccl_separates",
-    "ram_fence",
-    "king_flood",
-    "FloodResult",
+    "king_reach",
 ]
 
-_NOT_A = BB_ALL & ~chess.BB_FILE_A
-_NOT_H = BB_ALL & ~chess.BB_FILE_H
+_NOT_A = BB_NOT_A
+_NOT_H = BB_NOT_H
 
 
 def black_pawn_attacks(b: int) -> int:
     """Squares attacked by black pawns ``b``: e5 -> d4 | f4."""
     return pawn_attacks(b, chess.BLACK)
-
-
-def fixed_white_pawns(w: int, b: int) -> int:
-    """White's fixed pawns (paper 2.2): blocked by a black pawn or a fixed white pawn,
-    and unable to capture (no black pawn diagonally in front)."""
-    return marking(w, b)[1]
 
 
 def marked_squares(w: int, b: int) -> tuple[int, int]:
@@ -128,8 +119,9 @@ def _byte_run_hits() -> list[list[int]]:
 _HITS = _byte_run_hits()
 
 
-def _dfs_fast(cols: bytes) -> int:
-    """Figure 8's fence from the file bytes ``cols``, without search.
+def figure8_fast(cols: bytes) -> int:
+    """Figure 8's fence from the file bytes ``cols`` (``chess.flip_diagonal(marked)`` as
+    8 little-endian bytes: one byte of ranks per file), without search.
 
     A run (vertical segment of marked squares) is *alive* if the h-file can be
     reached from it by north, east and south steps.  Figure 8 never steps west,
@@ -220,7 +212,7 @@ def dfs_fence(marked: int, rec: Recorder | None = None) -> int:
     vertical run of marked squares and tries the eastward exits from the top of
     the run down.  ``chess.flip_diagonal`` turns each file into one byte, so runs
     and their top squares are table lookups.  Untraced, the fence comes from
-    :func:`_dfs_fast` without search; traced, the search below takes whole runs
+    :func:`figure8_fast` without search; traced, the search below takes whole runs
     at a time and replays the figure's square-by-square advances and backtracks.
     Both give exactly the fence of a verbatim transcription of Figure 8 (tests).
     """
@@ -230,7 +222,7 @@ def dfs_fence(marked: int, rec: Recorder | None = None) -> int:
         m |= m >> 16
         if (m | (m >> 8)) & 0xFF != 0xFF:
             return 0
-        return _dfs_fast(chess.flip_diagonal(marked).to_bytes(8, "little"))
+        return figure8_fast(chess.flip_diagonal(marked).to_bytes(8, "little"))
     cols = chess.flip_diagonal(marked).to_bytes(8, "little")  # cols[f]: bit r = rank r
     if 0 in cols:
         empty = ", ".join(chess.FILE_NAMES[f] for f in range(8) if not cols[f])
@@ -387,15 +379,6 @@ class _Walk:
         )
 
 
-def fence_regions(fence: int) -> tuple[int, int]:
-    """``(below, above)`` for a Figure 8 fence.
-
-    A Figure 8 path never steps west, so on each file it is one vertical run;
-    "below" is every square under that run and "above" every square over it.
-    """
-    return south_fill(fence) & ~fence, (south_fill(fence) | fence) ^ BB_ALL
-
-
 def ccl_labels(marked: int) -> list[int]:
     """Connected-component labels of the unmarked squares (paper 2.3), 0 for marked.
 
@@ -460,117 +443,12 @@ def ccl_separates(marked: int, low: int, high: int) -> bool:
     return not (lows & highs)
 
 
-def ram_fence(w: int, b: int) -> int:
-    """The wiki's ram fence (``forms_fence4white``): White's rams, own pawns blocked
-    behind them (four times), and all black pawn attacks; 0 if fewer than three rams."""
-    fence = w & (b >> 8)
-    if fence.bit_count() < 3:
-        return 0
-    fence |= w & (fence >> 8)
-    fence |= w & (fence >> 8)
-    fence |= w & (fence >> 8)
-    fence |= w & (fence >> 8)
-    return fence | black_pawn_attacks(b)
-
-
-class FloodResult:
-    """Outcome of :func:`king_flood`: ``closed`` is True when the flood stopped
-    below the fence; ``fence``, ``flood`` and ``drowned`` are bitboards and
-    ``why`` says why the flood failed ("rams" or "breakthrough") when it did."""
-
-    __slots__ = ("closed", "fence", "flood", "drowned", "why", "cycles")
-
-    def __init__(
-        self, closed: bool, fence: int, flood: int, drowned: int, why: str, cycles: int
-    ) -> None:
-        self.closed = closed
-        self.fence = fence
-        self.flood = flood
-        self.drowned = drowned
-        self.why = why
-        self.cycles = cycles
-
-
-def king_flood(w: int, b: int, rec: Recorder | None = None) -> FloodResult:
-    """The wiki's ``forms_fence4white`` king flood.
-
-    The flood starts on rank 1 plus every square below the fence's lowest square,
-    grows by one king step per cycle, never enters fence squares, drowns (captures)
-    the undefended black pawns it reaches and recomputes the ram fence after each
-    drowning; it fails on reaching a square above the fence's highest square, or
-    when fewer than three rams remain.
-    """
-    fence = ram_fence(w, b)
-    if not fence:
-        if rec is not None:
-            rec.add(
-                "flood-rams", "wiki flood", "ram fence",
-                f"Fewer than three rams ({rec.us} pawns blocked by {rec.them} pawns): "
-                "no ram fence.",
-                rams=w & (b >> 8),
-            )
-        return FloodResult(False, 0, 0, 0, "rams", 0)
-    if rec is not None:
-        rec.add(
-            "flood-fence", "wiki flood", "ram fence",
-            f"Ram fence: rams {rec.names(w & (b >> 8))}, the {rec.us} pawns blocked behind "
-            f"them, and every square a {rec.them} pawn attacks.",
-            changed=fence, fence=fence, rams=w & (b >> 8),
-        )
-    low = fence & -fence
-    flood = chess.BB_RANK_1 | (low - 1)
-    flood &= ~fence
-    above = BB_ALL & ~((2 << (fence.bit_length() - 1)) - 1)
-    drowned = 0
-    cycles = 0
-    if rec is not None:
-        rec.add(
-            "flood-start", "wiki flood", "flood cycle 0",
-            f"The {rec.us} king's flood starts on its first rank and below the fence's "
-            f"lowest square {rec.name(low.bit_length() - 1)}.",
-            changed=flood, fence=fence, flood=flood, above=above,
-        )
+def king_reach(marked: int, king: int) -> int:
+    """Squares a king on ``king`` reaches through unmarked squares (8-connected)."""
+    region = 1 << king
+    free = BB_ALL & ~marked
     while True:
-        before = flood
-        flood = king_attacks_setwise(flood) & ~fence
-        if flood == before:
-            if rec is not None:
-                rec.add(
-                    "flood-stop", "wiki flood", "flood stopped",
-                    "The flood does not grow any more: the fence holds.",
-                    fence=fence, flood=flood, above=above, drowned=drowned,
-                )
-            return FloodResult(True, fence, flood, drowned, "", cycles)
-        cycles += 1
-        if rec is not None:
-            rec.add(
-                "flood-cycle", "wiki flood", f"flood cycle {cycles}",
-                f"Flood cycle {cycles}: the king region grows by one step "
-                f"({(flood & ~before).bit_count()} new squares).",
-                changed=flood & ~before, fence=fence, flood=flood, above=above,
-                drowned=drowned,
-            )
-        if flood & above:
-            if rec is not None:
-                rec.add(
-                    "flood-breakthrough", "wiki flood", "breakthrough",
-                    f"The flood reaches {rec.names(flood & above)}, above the fence: "
-                    "the fence is penetrable.",
-                    changed=flood & above, fence=fence, flood=flood, above=above,
-                    drowned=drowned,
-                )
-            return FloodResult(False, fence, flood, drowned, "breakthrough", cycles)
-        if flood & b:
-            hit = flood & b
-            drowned |= hit
-            b &= ~hit
-            fence = ram_fence(w, b)
-            if rec is not None:
-                rec.add(
-                    "flood-drown", "wiki flood", f"fence recomputed after {rec.names(hit)} drowned",
-                    f"The flood reaches undefended {rec.them} pawn(s) {rec.names(hit)}: "
-                    "they are captured and the ram fence is recomputed.",
-                    changed=hit, fence=fence, flood=flood, above=above, drowned=drowned,
-                )
-            if not fence:
-                return FloodResult(False, 0, flood, drowned, "rams", cycles)
+        grown = king_attacks_setwise(region) & free | region
+        if grown == region:
+            return region
+        region = grown

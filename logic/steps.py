@@ -30,7 +30,9 @@ class Step:
     ``phase`` a short human label for a timeline ("flood cycle 3"), ``text`` a
     one-line explanation, ``boards`` named bitboards in real coordinates (the
     standing state to draw), ``changed`` the squares this step altered, and
-    ``square`` the square the step is about, if any.
+    ``square`` the square the step is about, if any, and ``facts`` named values a
+    reader needs without parsing the text (e.g. a classified pawn's ``category``,
+    ``ok``, ``rule`` and ``code``).
     """
 
     kind: str
@@ -40,6 +42,14 @@ class Step:
     boards: tuple[tuple[str, int], ...] = ()
     changed: int = 0
     square: int | None = None
+    facts: tuple[tuple[str, Any], ...] = ()
+
+    def fact(self, name: str, default: Any = None) -> Any:
+        """The fact called ``name`` in this step, or ``default``."""
+        for key, value in self.facts:
+            if key == name:
+                return value
+        return default
 
     def board(self, name: str, default: int = 0) -> int:
         """The bitboard called ``name`` in this step, or ``default``."""
@@ -58,6 +68,7 @@ class Step:
             "boards": {k: v for k, v in self.boards},
             "changed": self.changed,
             "square": None if self.square is None else chess.square_name(self.square),
+            "facts": dict(self.facts),
         }
 
     @classmethod
@@ -72,6 +83,7 @@ class Step:
             boards=tuple((k, int(v)) for k, v in data.get("boards", {}).items()),
             changed=int(data.get("changed", 0)),
             square=None if sq is None else chess.parse_square(sq),
+            facts=tuple(data.get("facts", {}).items()),
         )
 
 
@@ -116,9 +128,11 @@ class Recorder:
         *,
         changed: int = 0,
         square: int | None = None,
+        facts: tuple[tuple[str, Any], ...] = (),
         **boards: int,
     ) -> None:
-        """Record one step; ``boards`` and ``changed`` are oriented bitboards."""
+        """Record one step; ``boards`` and ``changed`` are oriented bitboards, ``facts``
+        plain values (squares among them are not re-oriented)."""
         self.steps.append(
             Step(
                 kind=kind,
@@ -128,5 +142,6 @@ class Recorder:
                 boards=tuple((k, self.bb(v)) for k, v in boards.items()),
                 changed=self.bb(changed),
                 square=None if square is None else self.sq(square),
+                facts=facts,
             )
         )

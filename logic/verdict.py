@@ -13,15 +13,19 @@ from typing import Any, NamedTuple
 
 import chess
 
+from logic.bitboards import flip as _flip
+from logic.explain import note_reason, verdict_reason
+from logic.records import NO_BOARDS, Boards, Note
+from logic.registry import METHODS
 from logic.steps import Step
 
-__all__ = ["Verdict", "DeferredVerdict", "PawnNote", "NoteSeed", "RULE_TITLES"]
+__all__ = ["Verdict", "DeferredVerdict", "PawnNote", "RULE_TITLES"]
 
 #: Human titles of the rules a verdict can name.
 RULE_TITLES: dict[str, str] = {
     "material": "no pawns: cannot win",
     "paper 2.3": "fence and kings (paper 2.3)",
-    "paper 3": "black pawns below the fence removed (paper 3)",
+    "paper 3": "black pawns below the fence removed; no pawn may capture (paper 3)",
     "paper 3.1": "dynamic pawn above the fence (paper 3.1)",
     "paper 3.2": "dynamic pawn on the fence (paper 3.2)",
     "paper 3.3": "dynamic pawn below the fence (paper 3.3)",
@@ -58,23 +62,6 @@ class PawnNote(NamedTuple):
         }
 
 
-class NoteSeed(NamedTuple):
-    """What a paper verdict's pawn notes are read from, on demand: the oriented white
-    pawns, the black pawns left after removal (paper 3), White's fixed pawns, the black
-    pawns' attacks, the fence and the fence with everything below it."""
-
-    w: int
-    bp: int
-    fixed: int
-    b_att: int
-    fence: int
-    sf: int
-
-
-def _flip(bb: int) -> int:
-    return chess.flip_vertical(bb)
-
-
 class Verdict(NamedTuple):
     """A detector's answer for one side of one position.
 
@@ -91,11 +78,12 @@ class Verdict(NamedTuple):
     status: str
     code: str
     args: tuple[Any, ...]
-    #: oriented bitboards: fixed, marked, fence, below, removed, flood, drowned, kmask
-    raw: tuple[int, ...]
-    #: oriented pawn notes (square, category, ok, rule, code, target, kmask), or for the
-    #: paper method the :class:`NoteSeed` they are decoded from; read :attr:`note_tuples`
-    notes: tuple[tuple[Any, ...], ...] | NoteSeed
+    #: the analysis's oriented bitboards in :class:`~logic.records.Boards` order (the fast
+    #: path may store a plain tuple); read them by name through :attr:`boards`
+    raw: Boards | tuple[int, ...]
+    #: the oriented pawn notes, or what the method decodes them from (the paper's
+    #: ``NoteSeed``); read :attr:`note_tuples`
+    notes: Any
     kings: tuple[int, int]
     steps: tuple[Step, ...] = ()
 
@@ -106,6 +94,12 @@ class Verdict(NamedTuple):
 
     def _sq(self, sq: int) -> int:
         return sq if self.color else sq ^ 0x38
+
+    @property
+    def boards(self) -> Boards:
+        """The oriented bitboards by name (:class:`~logic.records.Boards`)."""
+        raw = self.raw
+        return raw if type(raw) is Boards else Boards._make(raw or NO_BOARDS)
 
     @property
     def fixed(self) -> int:
@@ -158,17 +152,13 @@ class Verdict(NamedTuple):
         return tuple(self._note(n) for n in self.note_tuples)
 
     @property
-    def note_tuples(self) -> tuple[tuple[Any, ...], ...]:
-        """The oriented pawn notes ``(square, category, ok, rule, code, target, kmask)``."""
-        from logic.blockage import note_tuples
-
-        return note_tuples(self.notes)
+    def note_tuples(self) -> tuple[Note, ...]:
+        """The oriented pawn notes (:class:`~logic.records.Note`)."""
+        return METHODS[self.method].notes(self.notes) if self.notes else ()
 
     @property
     def reason(self) -> str:
         """One line saying why the verdict is what it is, citing the rule."""
-        from logic.explain import verdict_reason
-
         return verdict_reason(self)
 
     @property
@@ -182,9 +172,7 @@ class Verdict(NamedTuple):
             return f"{self.side} cannot win: blockage ({self.rule})"
         return f"{self.side}: no blockage proved ({self.reason})"
 
-    def _note(self, n: tuple[Any, ...]) -> PawnNote:
-        from logic.explain import note_reason
-
+    def _note(self, n: Note) -> PawnNote:
         sq, category, ok, rule, _code, _target, kmask = n
         if kmask is not None and ok:
             ok = bool(kmask >> self.kings[1] & 1)
@@ -213,7 +201,7 @@ class DeferredVerdict(Verdict):
     """A :class:`Verdict` whose ``blocked`` (False) is decided and whose explanation
     is not computed yet.
 
-    The detector returns one when a sound shortcut (``blockage._cannot_hold``) shows
+    The detector returns one when a sound shortcut (``logic.paper.cannot_hold``) shows
     that the side cannot be blocked before any fence search.  ``rule``, ``code``,
     ``args``, ``raw`` and ``notes`` run the full analysis on first read (through the
     pawn-structure cache) and keep it, so every field, comparison, iteration and
@@ -224,12 +212,10 @@ class DeferredVerdict(Verdict):
     __slots__ = ()
 
     def full(self) -> Verdict:
-        """The complete verdict (computed once)."""
+        """The complete verdict (computed once, by the method's ``full_verdict``)."""
         memo = tuple.__getitem__(self, 3)
         if len(memo) != 1:
-            from logic.blockage import materialise
-
-            memo[:] = [materialise(*memo, self.color, self.method)]
+            memo[:] = [METHODS[self.method].full_verdict(*memo, self.color)]
         return memo[0]
 
     @property
@@ -245,11 +231,11 @@ class DeferredVerdict(Verdict):
         return self.full().args
 
     @property
-    def raw(self) -> tuple[int, ...]:  # type: ignore[override]
+    def raw(self) -> Boards:  # type: ignore[override]
         return self.full().raw
 
     @property
-    def notes(self) -> tuple[tuple[Any, ...], ...] | NoteSeed:  # type: ignore[override]
+    def notes(self) -> Any:  # type: ignore[override]
         return self.full().notes
 
     def __iter__(self) -> Any:

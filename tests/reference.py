@@ -143,7 +143,7 @@ def paper_pawn_notes(w: int, bp: int, fixed: int, b_att: int, fence: int, sf: in
     ``(square, category, ok, rule, code, target, kmask)``, the defending king's
     allowed squares, the most specific section a holding pawn used and the first
     failing pawn ``(rule, square)`` or None."""
-    from logic.blockage import _CODES_32  # only the code names
+    from logic.paper import CODES_32  # only the code names
 
     notes: list[tuple] = []
     for p in sorted(chess.SquareSet(w & ~fixed)):
@@ -153,7 +153,7 @@ def paper_pawn_notes(w: int, bp: int, fixed: int, b_att: int, fence: int, sf: in
             notes.append((p, "above", True, "paper 3.1", "above", None, span))
         elif _bit(fence, p):  # 3.2: on the fence
             i = _condition_32(p, w, bp, b_att)
-            notes.append((p, "on", i == 7, "paper 3.2", _CODES_32["on"][i], p, None))
+            notes.append((p, "on", i == 7, "paper 3.2", CODES_32["on"][i], p, None))
         elif _bit(b_att, p):  # 3.3: a lever below the fence
             notes.append((p, "below", False, "paper 3.3", "lever", p, None))
         else:  # 3.3: walk up the file
@@ -171,7 +171,7 @@ def paper_pawn_notes(w: int, bp: int, fixed: int, b_att: int, fence: int, sf: in
                         fmask = int(chess.BB_FILES[chess.square_file(s)])
                         notes.append((p, "below", True, "paper 3.4", "reach-34", s, fmask))
                     else:
-                        notes.append((p, "below", False, "paper 3.2", _CODES_32["reach"][i],
+                        notes.append((p, "below", False, "paper 3.2", CODES_32["reach"][i],
                                       s, None))
                 elif _bit(b_att, s):
                     notes.append((p, "below", False, "paper 3.3", "engage", s, None))

@@ -8,12 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import logic
-from logic.blockage import _flip, _prepare
+from logic.bitboards import flip
+from logic.blockage import prepare
 from logic.fence import ccl_separates, dfs_fence, marked_squares
 from tests.reference import figure8_events, figure8_fence, four_connected_crossing
 from tests.strategies import kp_boards, near_fortress_boards
 
-methods = st.sampled_from(logic.METHODS)
+methods = st.sampled_from(sorted(logic.METHODS))
 
 
 def _pawns(board: chess.Board) -> tuple[int, int]:
@@ -148,7 +149,7 @@ def test_legal_status_is_python_chess_status(
     key = (board.occupied_co[True], board.occupied_co[False], board.pawns, board.kings,
            board.turn, board.castling_rights, board.ep_square)
     if board.occupied == board.pawns | board.kings:
-        prep = _prepare(board, key)
+        prep = prepare(board, key)
         # the bitboard shortcut answers "valid" only when python-chess agrees
         assert (prep[1][0] if prep[0] == "illegal" else 0) == board.status()
     v = logic.detect(board, chess.WHITE)
@@ -157,7 +158,7 @@ def test_legal_status_is_python_chess_status(
 
 @given(st.integers(min_value=0, max_value=chess.BB_ALL))
 def test_fast_flip_is_python_chess_flip_vertical(bb: int) -> None:
-    assert _flip(bb) == chess.flip_vertical(bb)
+    assert flip(bb) == chess.flip_vertical(bb)
 
 
 @settings(max_examples=300, deadline=None)
@@ -184,33 +185,31 @@ def _oriented(board: chess.Board, color: chess.Color) -> tuple[int, int, int, in
 def test_setwise_pawn_rules_match_a_pawn_by_pawn_reading(board: chess.Board) -> None:
     """Paper 3.1-3.4 decided set-wise (all dynamic pawns at once) give the same notes,
     king squares, section and first failing pawn as walking each pawn up its file."""
-    from logic.blockage import _paper_structure, note_tuples
-    from logic.verdict import NoteSeed
+    from logic.paper import PAPER, NoteSeed, paper_structure
     from tests.reference import paper_pawn_notes
 
     for color in chess.COLORS:
         w, b, _wk, _bk = _oriented(board, color)
-        st_ = _paper_structure(w, b, None)
-        if not isinstance(st_[4], NoteSeed):
+        st_ = paper_structure(w, b)
+        if not isinstance(st_.notes, NoteSeed):
             continue  # no fence, or no dynamic pawn: nothing to classify
-        notes, kmask, used, fail = paper_pawn_notes(*st_[4])
-        assert note_tuples(st_[4]) == tuple(notes)
-        assert st_[5] == kmask and st_[6] == used
-        assert (None if st_[0] is None else (st_[0], st_[2][0])) == fail
+        notes, kmask, used, fail = paper_pawn_notes(*st_.notes)
+        assert PAPER.notes(st_.notes) == tuple(notes)
+        assert st_.kmask == kmask and st_.used == used
+        assert (None if st_.fail_rule is None else (st_.fail_rule, st_.args[0])) == fail
 
 
 def _full_blocked(w: int, b: int, wk: int, bk: int) -> bool:
-    from logic.blockage import _decide, _paper_structure
+    from logic.paper import PAPER, paper_structure
 
-    return _decide(_paper_structure(w, b, None), "paper", wk, bk)[0]
+    return PAPER.decide(paper_structure(w, b), wk, bk)[0]
 
 
 def _shortcut(w: int, b: int, wk: int, bk: int) -> bool:
     """Whether the detector rules the side out before its fence search."""
-    from logic.blockage import _cannot_hold, _marking
+    from logic.paper import PAPER
 
-    b_att, _fixed, marked, files = _marking(w, b)
-    return files & 0xFF == 0xFF and _cannot_hold(w, b, b_att, marked, wk, bk)
+    return PAPER.shortcut(w, b, wk, bk)
 
 
 @settings(max_examples=500, deadline=None)
@@ -230,8 +229,8 @@ def test_pre_fence_shortcuts_on_every_king_placement_of_the_library_and_corpus()
     import json
     from pathlib import Path
 
-    from logic.blockage import _paper_structure
     from logic.diagrams import load_diagrams
+    from logic.paper import paper_structure
 
     boards = [d.board() for d in load_diagrams()]
     corpus = Path(__file__).parent / "data" / "sf_corpus.jsonl"
@@ -240,8 +239,8 @@ def test_pre_fence_shortcuts_on_every_king_placement_of_the_library_and_corpus()
     for board in boards:
         for color in chess.COLORS:
             w, b, _wk, _bk = _oriented(board, color)
-            st_ = _paper_structure(w, b, None)
-            if w and st_[1] not in ("no-fence", "removal-breaks"):
+            st_ = paper_structure(w, b)
+            if w and st_.code not in ("no-fence", "removal-breaks", "capture"):
                 structures.add((w, b))
     assert len(structures) > 100
     shortcuts = 0

@@ -1,0 +1,268 @@
+"""The wiki's method: the Chessprogramming wiki's ``forms_fence4white`` king flood.
+
+A ram fence (rams, the own pawns blocked behind them, every square an opposing pawn
+attacks), the king flood in cycles from White's first rank, undefended black pawns
+drowned and the fence recomputed, the breakthrough test, then the kings (shared with
+the paper, :func:`logic.kings.decide`) and the page's rules for dynamic pawns: a
+passed pawn above the fence needs the defending king in front of it; a pawn below it
+must not be a lever and must end rammed; a pawn that can take a drowned pawn changes
+the structure.  Everything is oriented (the side under test is White).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import chess
+
+from logic.bitboards import BB_ALL, BB_NOT_A, BB_NOT_H, king_attacks_setwise
+from logic.fence import black_pawn_attacks
+from logic.kings import pawn_guard
+from logic.records import Boards, Note, Structure
+from logic.static import StaticMethod
+from logic.steps import Recorder
+
+__all__ = ["FLOOD", "FloodMethod", "FloodResult", "ram_fence", "king_flood", "flood_structure"]
+
+_ALL = BB_ALL
+_NOT_A = BB_NOT_A
+_NOT_H = BB_NOT_H
+_WHITE_PAWN_ATTACKS = chess.BB_PAWN_ATTACKS[chess.WHITE]
+_new = tuple.__new__
+#: squares on a square's file strictly above it
+_NORTH_SPAN = [chess.BB_FILES[sq & 7] & ~((2 << sq) - 1) & _ALL for sq in range(64)]
+
+
+def ram_fence(w: int, b: int) -> int:
+    """The wiki's ram fence (``forms_fence4white``): White's rams, own pawns blocked
+    behind them (four times), and all black pawn attacks; 0 if fewer than three rams."""
+    fence = w & (b >> 8)
+    if fence.bit_count() < 3:
+        return 0
+    fence |= w & (fence >> 8)
+    fence |= w & (fence >> 8)
+    fence |= w & (fence >> 8)
+    fence |= w & (fence >> 8)
+    return fence | black_pawn_attacks(b)
+
+
+class FloodResult(NamedTuple):
+    """Outcome of :func:`king_flood`: ``closed`` is True when the flood stopped below
+    the fence; ``fence``, ``flood`` and ``drowned`` are bitboards and ``why`` says why
+    the flood failed ("rams" or "breakthrough") when it did."""
+
+    closed: bool
+    fence: int
+    flood: int
+    drowned: int
+    why: str
+
+
+def king_flood(w: int, b: int, rec: Recorder | None = None) -> FloodResult:
+    """The wiki's ``forms_fence4white`` king flood.
+
+    The flood starts on rank 1 plus every square below the fence's lowest square,
+    grows by one king step per cycle, never enters fence squares, drowns (captures)
+    the undefended black pawns it reaches and recomputes the ram fence after each
+    drowning; it fails on reaching a square above the fence's highest square, or
+    when fewer than three rams remain.
+    """
+    fence = ram_fence(w, b)
+    if not fence:
+        if rec is not None:
+            rec.add(
+                "flood-rams", "wiki flood", "ram fence",
+                f"Fewer than three rams ({rec.us} pawns blocked by {rec.them} pawns): "
+                "no ram fence.",
+                rams=w & (b >> 8),
+            )
+        return FloodResult(False, 0, 0, 0, "rams")
+    if rec is not None:
+        rec.add(
+            "flood-fence", "wiki flood", "ram fence",
+            f"Ram fence: rams {rec.names(w & (b >> 8))}, the {rec.us} pawns blocked behind "
+            f"them, and every square a {rec.them} pawn attacks.",
+            changed=fence, fence=fence, rams=w & (b >> 8),
+        )
+    low = fence & -fence
+    flood = chess.BB_RANK_1 | (low - 1)
+    flood &= ~fence
+    above = BB_ALL & ~((2 << (fence.bit_length() - 1)) - 1)
+    drowned = 0
+    cycles = 0
+    if rec is not None:
+        rec.add(
+            "flood-start", "wiki flood", "flood cycle 0",
+            f"The {rec.us} king's flood starts on its first rank and below the fence's "
+            f"lowest square {rec.name(low.bit_length() - 1)}.",
+            changed=flood, fence=fence, flood=flood, above=above,
+        )
+    while True:
+        before = flood
+        flood = king_attacks_setwise(flood) & ~fence
+        if flood == before:
+            if rec is not None:
+                rec.add(
+                    "flood-stop", "wiki flood", "flood stopped",
+                    "The flood does not grow any more: the fence holds.",
+                    fence=fence, flood=flood, above=above, drowned=drowned,
+                )
+            return FloodResult(True, fence, flood, drowned, "")
+        cycles += 1
+        if rec is not None:
+            rec.add(
+                "flood-cycle", "wiki flood", f"flood cycle {cycles}",
+                f"Flood cycle {cycles}: the king region grows by one step "
+                f"({(flood & ~before).bit_count()} new squares).",
+                changed=flood & ~before, fence=fence, flood=flood, above=above,
+                drowned=drowned,
+            )
+        if flood & above:
+            if rec is not None:
+                rec.add(
+                    "flood-breakthrough", "wiki flood", "breakthrough",
+                    f"The flood reaches {rec.names(flood & above)}, above the fence: "
+                    "the fence is penetrable.",
+                    changed=flood & above, fence=fence, flood=flood, above=above,
+                    drowned=drowned,
+                )
+            return FloodResult(False, fence, flood, drowned, "breakthrough")
+        if flood & b:
+            hit = flood & b
+            drowned |= hit
+            b &= ~hit
+            fence = ram_fence(w, b)
+            if rec is not None:
+                rec.add(
+                    "flood-drown", "wiki flood", f"fence recomputed after {rec.names(hit)} drowned",
+                    f"The flood reaches undefended {rec.them} pawn(s) {rec.names(hit)}: "
+                    "they are captured and the ram fence is recomputed.",
+                    changed=hit, fence=fence, flood=flood, above=above, drowned=drowned,
+                )
+            if not fence:
+                return FloodResult(False, 0, flood, drowned, "rams")
+
+
+def flood_structure(w: int, b: int, rec: Recorder | None = None) -> Structure:
+    """King-independent part of the wiki's flood detector, on an oriented position."""
+    res = king_flood(w, b, rec)
+    fence, flood, drowned = res.fence, res.flood, res.drowned
+    if not res.closed:
+        raw = _new(Boards, (0, fence, fence, flood, 0, flood, drowned, _ALL))
+        code = "flood-rams" if res.why == "rams" else "flood-breakthrough"
+        return _new(Structure, ("wiki flood", code, (), raw, (), _ALL, "", 0))
+    bf = b & ~drowned
+    b_att = black_pawn_attacks(bf)
+    chain = w & fence
+    # as in paper 3: a drowned pawn is gone for the king, not for White's pawns: one that
+    # can take it now changes the structure (the wiki counts only non-lever pawns)
+    dr_att = black_pawn_attacks(drowned)
+    if w & dr_att:
+        p = (w & dr_att & -(w & dr_att)).bit_length() - 1
+        hit = _WHITE_PAWN_ATTACKS[p] & drowned
+        t = (hit & -hit).bit_length() - 1
+        if rec is not None:
+            rec.add(
+                "capture", "wiki dynamic", "a pawn can capture",
+                f"{rec.name(p)} can take {rec.name(t)} (a {rec.them} pawn the flood drowned): "
+                "the structure changes, no blockage (the wiki counts only non-lever pawns).",
+                changed=(1 << p) | (1 << t), square=p, fence=fence, flood=flood,
+                drowned=drowned,
+            )
+        raw = _new(Boards, (chain, fence, fence, flood, 0, flood, drowned, _ALL))
+        return _new(Structure, ("wiki dynamic", "capture", (p, t), raw, (), _ALL, "", 0))
+    notes: list[Note] = []
+    kmask = _ALL
+    fail: Note | None = None
+    levers = chain & b_att
+    while levers:
+        pbit = levers & -levers
+        levers ^= pbit
+        notes.append(Note(pbit.bit_length() - 1, "fence-lever", False, "wiki dynamic",
+                          "chain-lever", None, None))
+    dyn = w & ~fence
+    while dyn:
+        pbit = dyn & -dyn
+        dyn ^= pbit
+        p = pbit.bit_length() - 1
+        if pbit & flood:  # below: must not lever and must end up rammed
+            if b_att & pbit:
+                note = Note(p, "below", False, "wiki dynamic", "lever", p, None)
+            else:
+                s = p + 8
+                note = Note(p, "below", False, "wiki dynamic", "runs", None, None)
+                while s < 64:
+                    sbit = 1 << s
+                    if bf & sbit:
+                        note = Note(p, "below", True, "wiki dynamic", "ram", s, None)
+                        break
+                    if b_att & sbit:
+                        note = Note(p, "below", False, "wiki dynamic", "engage", s, None)
+                        break
+                    if chain & sbit:
+                        note = Note(p, "below", True, "wiki dynamic", "own", s, None)
+                        break
+                    s += 8
+        else:  # above the fence: a passed pawn with the defending king in front
+            span = _NORTH_SPAN[p]
+            guard = span | ((span << 1) & _NOT_A & _ALL) | ((span >> 1) & _NOT_H)
+            if bf & guard:
+                note = Note(p, "above", False, "wiki dynamic", "above-not-passed", None, None)
+            else:
+                kmask &= span
+                note = Note(p, "above", True, "wiki dynamic", "above", None, span)
+        notes.append(note)
+    for note in notes:
+        if not note[2]:
+            fail = note
+            break
+    raw = _new(Boards, (chain, fence, fence, flood, 0, flood, drowned, kmask))
+    used = "wiki dynamic" if notes else "wiki flood"
+    if fail is not None:
+        return _new(Structure, (fail.rule, "pawn", (fail.square,), raw, tuple(notes), kmask,
+                                used, pawn_guard(w, b)))
+    return _new(Structure, (None, "", (), raw, tuple(notes), kmask, used, pawn_guard(w, b)))
+
+
+class FloodMethod(StaticMethod):
+    """The Chessprogramming wiki's king flood (``forms_fence4white``) and its rules for
+    dynamic pawns."""
+
+    name = "flood"
+    label = "wiki flood"
+    title = "Chessprogramming wiki, Blockage Detection: forms_fence4white"
+    king_section = "wiki flood"
+    region = "flood"
+    structural = frozenset(("capture", "flood-rams", "flood-breakthrough"))
+
+    def structure(self, w: int, b: int, rec: Recorder | None = None) -> Structure:
+        return flood_structure(w, b, rec)
+
+    def reason(self, v: Any, name: Any) -> str | None:
+        code = v.code
+        if code == "flood-rams":
+            return f"fewer than three rams, no ram fence ({v.rule})"
+        if code == "flood-breakthrough":
+            top = v.boards.flood.bit_length() - 1
+            return f"no fence: the king flood breaks through to {name.name(top)} ({v.rule})"
+        if code == "capture":
+            return (f"{name.name(v.args[0])} can take {name.name(v.args[1])}: the structure "
+                    f"changes, no blockage ({v.rule})")
+        return None
+
+    def note_text(self, name: Any, note: Note, ok: bool, bk: int) -> str | None:
+        p = name.name(note.square)
+        if note.code == "chain-lever":
+            return f"{p} is part of the ram fence but can capture (a lever)"
+        if note.code == "runs":
+            return f"{p} is below the fence and is never blocked"
+        if note.code == "above-not-passed":
+            return f"{p} is above the fence and is not a passed pawn"
+        if note.code == "above":
+            return (f"{p} is a passed pawn above the fence; {name.them}'s king on "
+                    f"{name.name(bk)} " + ("stands in front of it and stops it" if ok else
+                                           "is not in front of it, so it may run"))
+        return None
+
+
+FLOOD = FloodMethod()

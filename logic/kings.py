@@ -1,0 +1,68 @@
+"""The kings' part of a static method's decision (paper 2.3, 3.1, 3.4).
+
+A pawn structure's analysis (:class:`~logic.records.Structure`) does not depend on
+the kings; given their squares, :func:`decide` applies, in the paper's order: the
+structural failures, White's king below the fence and Black's king not below it,
+no zugzwang (Black's king has a vacant square), the structure's first pawn failure,
+then the squares the defending king must stand on for dynamic pawns above the
+fence (3.1) and for the exception (3.4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Container
+from typing import Any
+
+import chess
+
+from logic.bitboards import BB_NOT_A, BB_NOT_H
+from logic.records import Note, Structure
+
+__all__ = ["decide", "make_decide", "pawn_guard", "Decision"]
+
+_KING = chess.BB_KING_ATTACKS
+
+#: ``(blocked, rule, code, args)``
+Decision = tuple[bool, str, str, tuple[Any, ...]]
+
+
+def pawn_guard(w: int, b: int) -> int:
+    """The squares Black's king cannot step to because of the pawns: those they stand
+    on and those White's pawns attack (for the zugzwang test of 2.3)."""
+    return w | b | ((w << 7) & BB_NOT_H) | ((w << 9) & BB_NOT_A)
+
+
+def decide(st: Structure, wk: int, bk: int, king_section: str, structural: Container[str],
+           notes: Callable[[Any], tuple[Note, ...]]) -> Decision:
+    """``(blocked, rule, code, args)`` from a structure analysis and the kings (oriented
+    squares of a legal position: the kings are never adjacent).  ``structural`` holds
+    the codes that end the analysis before the kings are looked at, ``notes`` decodes
+    the structure's pawn notes (read only when a king requirement fails)."""
+    return make_decide(king_section, structural, notes)(st, wk, bk)
+
+
+def make_decide(king_section: str, structural: Container[str],
+                notes: Callable[[Any], tuple[Note, ...]]) -> Callable[[Structure, int, int],
+                                                                 Decision]:
+    """:func:`decide` with a method's parameters bound: ``decide(st, wk, bk)`` (a closure,
+    one call level fewer than a bound method on the detector's hot path)."""
+
+    def bound(st: Structure, wk: int, bk: int) -> Decision:
+        fail_rule, code = st[0], st[1]
+        if code in structural:
+            return False, fail_rule, code, st[2]
+        below = st[3][3]
+        if not below >> wk & 1:
+            return False, king_section, "king-not-below", (wk,)
+        if below >> bk & 1:
+            return False, king_section, "defender-below", (bk,)
+        if not _KING[bk] & ~(st[7] | _KING[wk]):
+            return False, "paper 2.3", "zugzwang", (bk,)
+        if fail_rule is not None:
+            return False, fail_rule, code, st[2]
+        if not st[5] >> bk & 1:
+            first = next(n for n in notes(st[4]) if n[6] is not None and not n[6] >> bk & 1)
+            return False, first[3], "pawn", (first[0],)
+        return True, st[6], "blocked", ()
+
+    return bound

@@ -1,0 +1,16 @@
+"""The registry's entries: every detector method, in menu order.
+
+Adding a method is one new module (a :class:`~logic.registry.Method` subclass and
+its instance) and one entry here.
+"""
+
+from __future__ import annotations
+
+from logic.flood import FLOOD
+from logic.paper import PAPER
+from logic.registry import METHODS, register
+
+__all__ = ["METHODS", "PAPER", "FLOOD"]
+
+for _method in (PAPER, FLOOD):
+    register(_method)

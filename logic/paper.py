@@ -1,0 +1,523 @@
+"""The paper's method: David, Felner & Netanyahu (2004), sections 2.2-3.4.
+
+Fixed pawns and marked squares (2.2), the Figure 8 fence (2.3), black pawns below the
+fence removed and the capture rule (3), each dynamic pawn above (3.1), on (3.2) or
+below (3.3) the fence, and the exception (3.4); the kings' part is
+:func:`logic.kings.decide`.  Everything is oriented (the side under test is White).
+
+The detector's fast path lives here too: :func:`pair` decides both colours of a board
+with one packed marking pass (:func:`logic.fence.marking`), a side without a marked
+square on every file at once, then the pawn-structure cache, then the sound
+shortcuts of :func:`cannot_hold` before a structure is analysed.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import chess
+
+from logic.bitboards import BB_NOT_A, BB_NOT_H
+from logic.fence import ccl_labels, dfs_fence, figure8_fast, king_reach, marking
+from logic.kings import pawn_guard
+from logic.records import Boards, Note, Structure
+from logic.static import CACHE_LIMIT, StaticMethod
+from logic.steps import Recorder
+from logic.verdict import DeferredVerdict, Verdict
+
+__all__ = ["PAPER", "PaperMethod", "NoteSeed", "paper_structure", "cannot_hold", "classify",
+           "paper_notes", "CODES_32", "SECTIONS"]
+
+_ALL = chess.BB_ALL
+_NOT_A = BB_NOT_A
+_NOT_H = BB_NOT_H
+_FILES = chess.BB_FILES
+_WHITE_PAWN_ATTACKS = chess.BB_PAWN_ATTACKS[chess.WHITE]
+_flip_diagonal = chess.flip_diagonal
+_new = tuple.__new__
+
+
+class NoteSeed(NamedTuple):
+    """What a paper verdict's pawn notes are read from, on demand: the oriented white
+    pawns, the black pawns left after removal (paper 3), White's fixed pawns, the black
+    pawns' attacks, the fence and the fence with everything below it."""
+
+    w: int
+    bp: int
+    fixed: int
+    b_att: int
+    fence: int
+    sf: int
+
+
+#: note codes naming the failed 3.2 conditions, indexed by two << 2 | only << 1 | front
+CODES_32 = {
+    prefix: [
+        f"{prefix}-" + "+".join(name for name, bit in (("no-two", 4), ("not-only", 2),
+                                                          ("front-attacked", 1)) if not i & bit)
+        if i != 7 else f"{prefix}-ok"
+        for i in range(8)
+    ]
+    for prefix in ("on", "reach")
+}
+_NORTH_SPAN = [chess.BB_FILES[sq & 7] & ~((2 << sq) - 1) & _ALL for sq in range(64)]
+
+
+def _check_34(s: int, w: int, fixed: int, fence: int) -> bool:
+    """Paper 3.4's pawn-structure conditions for a dynamic pawn reaching ``s``:
+    exactly one white pawn on each neighbouring file, both fixed, on the fence,
+    on the same rank, below the sixth rank."""
+    f = s & 7
+    if f == 0 or f == 7:
+        return False
+    left = w & _FILES[f - 1]
+    right = w & _FILES[f + 1]
+    if left & (left - 1) or right & (right - 1) or not left or not right:
+        return False
+    if not (left & fixed and right & fixed and left & fence and right & fence):
+        return False
+    rl = (left.bit_length() - 1) >> 3
+    return rl == (right.bit_length() - 1) >> 3 and rl <= 4
+
+
+#: squares on a square's file strictly above it / at or below it; every square except
+#: those on its file strictly below it
+_FILE_ABOVE = [_FILES[s & 7] & ~((2 << s) - 1) & _ALL for s in range(64)]
+_FILE_AT_OR_BELOW = [_FILES[s & 7] & ((2 << s) - 1) for s in range(64)]
+_NOT_FILE_BELOW = [_ALL & ~(_FILES[s & 7] & ((1 << s) - 1)) for s in range(64)]
+#: the squares a black pawn attacks a white pawn on ``s`` from
+_ATTACKER_SQUARES = [tuple(chess.scan_forward(chess.BB_PAWN_ATTACKS[chess.WHITE][s]))
+                     for s in range(64)]
+
+
+def cannot_hold(w: int, b: int, b_att: int, marked: int, wk: int, bk: int) -> bool:
+    """True only if no fence in ``marked`` can make the side blocked: sound shortcuts
+    taken before the fence search (the verdict's rule still comes from the full
+    analysis, on demand).  Every fence lies in the marked squares and crosses every
+    file; removing black pawns below it (paper 3) only removes marked squares, or
+    adds white pawns directly behind a marked square on the same file.
+
+    * 2.3: no marked square above White's king on its file, so the king is never
+      below the fence; or none at or below Black's king, so that king always is.
+    * 3.2/3.3: a white pawn attacked by a black pawn that is never removed (nothing
+      marked above it on its file), without a black pawn two squares ahead or with
+      the square ahead attacked by such a pawn, and Black's king not in front of
+      it: on or below any fence it is a lever or fails 3.2, above it 3.1 fails.
+    """
+    if not marked & _FILE_ABOVE[wk] or not marked & _FILE_AT_OR_BELOW[bk]:
+        return True
+    levers = w & b_att & _NOT_FILE_BELOW[bk]
+    if not levers:
+        return False
+    # the usual case, pawn by pawn: no black pawn two squares ahead (removal cannot add
+    # one) and an attacker with nothing marked above it
+    solid = levers & ~(b >> 16)
+    while solid:
+        p = solid.bit_length() - 1
+        for a in _ATTACKER_SQUARES[p]:
+            if b >> a & 1 and not marked & _FILE_ABOVE[a]:
+                return True
+        solid ^= 1 << p
+    behind = marked >> 8  # squares with a marked square above them on their file
+    behind |= behind >> 8
+    behind |= behind >> 16
+    behind |= behind >> 32
+    kept = b & ~behind
+    kept_att = ((kept >> 9) & _NOT_H) | ((kept >> 7) & _NOT_A)
+    return bool(levers & kept_att & ~((b >> 16) & ~(kept_att >> 8)))
+
+
+def paper_structure(
+    w: int, b: int, rec: Recorder | None = None, premarked: tuple[int, int, int, int] | None = None
+) -> Structure:
+    """King-independent part of the paper's detector, on an oriented position: the
+    :class:`~logic.records.Structure` (its notes a :class:`NoteSeed`, its guard
+    :func:`~logic.kings.pawn_guard` once a fence is found).  ``premarked`` is
+    :func:`~logic.fence.marking`'s result when the caller has it.
+    """
+    # 2.2: fixed pawns (blocked by a black pawn or a fixed white pawn, unable to
+    # capture) and the marked squares (fixed pawns and black pawn attacks).
+    b_att, fixed, marked, files = premarked or marking(w, b)
+    if rec is not None:
+        rec.add(
+            "mark-fixed", "paper 2.2", "marking",
+            f"{rec.us}'s fixed pawns (blocked by a {rec.them} pawn or a fixed {rec.us} pawn, "
+            f"unable to capture): {rec.names(fixed)}.",
+            changed=fixed, fixed=fixed, marked=fixed,
+        )
+        rec.add(
+            "mark-attacks", "paper 2.2", "marking",
+            f"Squares attacked by {rec.them} pawns: {rec.names(b_att & ~fixed)}. Together "
+            f"with the fixed pawns these are the squares {rec.us}'s king cannot step into.",
+            changed=b_att & ~fixed, fixed=fixed, marked=marked,
+        )
+    # 2.3: the fence (Figure 8).
+    if rec is not None:
+        fence = dfs_fence(marked, rec)
+    elif files & 0xFF != 0xFF:  # the fence crosses every file: it needs a marked square on each
+        fence = 0
+    else:
+        fence = figure8_fast(_flip_diagonal(marked).to_bytes(8, "little"))
+    if not fence:
+        return _new(Structure, ("paper 2.3", "no-fence", (), _new(Boards, (
+            fixed, marked, 0, 0, 0, 0, 0, _ALL)), (), _ALL, "", 0))
+    sf = fence | (fence >> 8)
+    sf |= sf >> 16
+    sf |= sf >> 32
+    below = sf ^ fence
+    # 3: black pawns below the fence are removed; recompute until none is left below.
+    removed = 0
+    bp = b
+    while bp & below:
+        gone = bp & below
+        removed |= gone
+        bp ^= gone
+        b_att, fixed, marked, files = marking(w, bp)
+        if rec is not None:
+            rec.add(
+                "remove-below", "paper 3", "pawns below the fence removed",
+                f"{rec.them} pawn(s) {rec.names(gone)} stand below the fence where {rec.us}'s "
+                f"king may capture them: removed; {rec.us} pawns behind them become dynamic "
+                "and the fence is recomputed.",
+                changed=gone, fixed=fixed, marked=marked, fence=fence, below=below,
+                removed=removed,
+            )
+        fence = dfs_fence(marked, rec)
+        if not fence:
+            raw = _new(Boards, (fixed, marked, 0, 0, removed, 0, 0, _ALL))
+            return _new(Structure, ("paper 3", "removal-breaks", (), raw, (), _ALL, "", 0))
+        sf = fence | (fence >> 8)
+        sf |= sf >> 16
+        sf |= sf >> 32
+        below = sf ^ fence
+    # 3: "no white Pawn should be able to capture a black Pawn, as this will change the
+    # pawn structure": the removed pawns are gone as obstacles and fence markers (the king
+    # may take them), not as targets of White's pawns.  Levers against the pawns left are
+    # 3.2's and 3.3's business.
+    rm_att = ((removed >> 9) & _NOT_H) | ((removed >> 7) & _NOT_A)
+    if w & rm_att:
+        p, t = _capture_args(w & rm_att, removed)
+        if rec is not None:
+            rec.add(
+                "capture", "paper 3", "a pawn can capture",
+                f"{rec.name(p)} can take {rec.name(t)}: the structure changes, no blockage "
+                f"(paper 3: no {rec.us} pawn may be able to capture a {rec.them} pawn).",
+                changed=(1 << p) | (1 << t), square=p, fence=fence, below=below,
+                removed=removed,
+            )
+        raw = _new(Boards, (fixed, marked, fence, below, removed, below, 0, _ALL))
+        return _new(Structure, ("paper 3", "capture", (p, t), raw, (), _ALL, "", 0))
+    guard = pawn_guard(w, b)
+    if not w & ~fixed:
+        return _new(Structure, (None, "", (), _new(Boards, (
+            fixed, marked, fence, below, removed, below, 0, _ALL)), (), _ALL, "paper 2.3", guard))
+    # 3.1-3.4: every dynamic white pawn, on the board without the removed pawns.
+    fail, fail_32, kmask, used, _above, _on, _lever, _stops, _s34 = classify(
+        w, bp, fixed, b_att, fence, sf)
+    raw = _new(Boards, (fixed, marked, fence, below, removed, below, 0, kmask))
+    seed = _new(NoteSeed, (w, bp, fixed, b_att, fence, sf))
+    if fail >= 0:
+        rule = "paper 3.2" if fail_32 >> fail & 1 else "paper 3.3"
+        return _new(Structure, (rule, "pawn", (fail,), raw, seed, kmask, SECTIONS[used], guard))
+    return _new(Structure, (None, "", (), raw, seed, kmask, SECTIONS[used], guard))
+
+
+def _capture_args(takers: int, targets: int) -> tuple[int, int]:
+    """``(pawn, target)``: the lowest white pawn of ``takers`` and the lowest black pawn of
+    ``targets`` it can capture (oriented squares)."""
+    p = (takers & -takers).bit_length() - 1
+    hit = _WHITE_PAWN_ATTACKS[p] & targets
+    return p, (hit & -hit).bit_length() - 1
+
+
+#: the sections a blockage can rest on, least to most specific (``used`` indexes this)
+SECTIONS = ("paper 2.3", "paper 3.1", "paper 3.3", "paper 3.2", "paper 3.4")
+
+
+def _alone_files(w: int) -> int:
+    """Every square of the files that hold exactly one white pawn."""
+    rear = w >> 8
+    rear |= rear >> 8
+    rear |= rear >> 16
+    rear |= rear >> 32
+    front = w << 8
+    front |= front << 8
+    front |= front << 16
+    front |= front << 32
+    alone = w & ~(front | rear)
+    alone |= (alone << 8) | (alone >> 8)
+    alone |= (alone << 16) | (alone >> 16)
+    alone |= (alone << 32) | (alone >> 32)
+    return alone & _ALL
+
+
+def classify(w: int, bp: int, fixed: int, b_att: int, fence: int, sf: int) -> tuple[int, ...]:
+    """Paper 3.1-3.4 for every dynamic white pawn at once, set-wise, on the board
+    without the removed pawns (``b_att``: their attacks; ``sf``: the fence and every
+    square below it).
+
+    Returns ``(fail, fail_32, kmask, used, above, on, lever, stops, s34)``: the lowest
+    dynamic pawn that can break the blockage (-1 if none); the pawns condemned by
+    3.2 (the others by 3.3); the squares the defending king must stand on (3.1,
+    3.4); the most specific section a holding pawn relied on (an index into
+    :data:`SECTIONS`); and the bitboards :func:`paper_notes` reads each note from
+    (``stops``: the square each pushing pawn is stopped on; ``s34``: fence squares
+    the 3.4 exception saves).
+    """
+    dyn = w & ~fixed
+    above = dyn & ~sf  # 3.1: passed the fence; the defending king must be in front
+    on = dyn & fence  # 3.2
+    low = dyn ^ above ^ on  # below the fence
+    lever = low & b_att  # 3.3: a capture below the fence changes the structure
+    run = low ^ lever  # 3.3: pushes until something stops it
+    # 3.2 at a square: a black pawn two squares ahead, the square ahead not attacked
+    # by a black pawn (``good``), and the only white pawn on its file (checked last).
+    good = (bp >> 16) & ~(b_att >> 8)
+    fail_32 = on & ~good
+    if on & good:
+        fail_32 |= on & good & ~_alone_files(w)
+    fails = lever | fail_32
+    used = 3 if on & ~fail_32 else 1 if above else 0
+    kmask = _ALL
+    if above:  # the north spans of pawns on two files never meet
+        top = above.bit_length() - 1
+        kmask = 0 if above & ~_FILES[top & 7] else _NORTH_SPAN[top]
+    stops = s34 = 0
+    if run:
+        # each pushing pawn's first square ahead holding a pawn, the fence or an attack
+        stoppers = w | bp | fence | b_att
+        pro = stoppers ^ _ALL
+        gen = run | (pro & (run << 8))
+        pro &= pro << 8
+        gen |= pro & (gen << 16)
+        pro &= pro << 16
+        gen |= pro & (gen << 32)
+        stops = (gen << 8) & stoppers
+        held = stops & (w | bp)  # 3.3: stopped by an own pawn, or rammed
+        if held and used < 2:
+            used = 2
+        reach = stops & fence & good & ~held
+        if reach:  # reaches the fence where 3.2 holds
+            reach &= _alone_files(w)
+            if reach:
+                held |= reach
+                used = 3
+        bad = stops ^ held
+        while bad:  # engaged by an attack, or reaching the fence where 3.2 fails
+            sbit = bad & -bad
+            bad ^= sbit
+            s = sbit.bit_length() - 1
+            pawn = 1 << ((run & _FILES[s & 7] & (sbit - 1)).bit_length() - 1)
+            if sbit & fence:
+                if (not bp >> (s + 16) & 1 and not b_att >> (s + 8) & 1
+                        and (w & _FILES[s & 7]).bit_count() == 1
+                        and _check_34(s, w, fixed, fence)):
+                    s34 |= sbit
+                    kmask &= _FILES[s & 7]
+                    used = 4
+                    continue
+                fail_32 |= pawn
+            fails |= pawn
+    fail = (fails & -fails).bit_length() - 1
+    return (fail, fail_32, kmask, used, above, on, lever, stops, s34)
+
+
+@functools.lru_cache(maxsize=1024)
+def paper_notes(seed: NoteSeed) -> tuple[Note, ...]:
+    """Each dynamic pawn's :class:`~logic.records.Note`, in square order, read off
+    :func:`classify`'s bitboards for a paper verdict."""
+    w, bp, fixed, b_att, fence, sf = seed
+    _f, _f32, _k, _u, above, on, lever, stops, s34 = classify(w, bp, fixed, b_att, fence, sf)
+    alone = _alone_files(w)
+    notes = []
+    for p in chess.scan_forward(w & ~fixed):
+        if above >> p & 1:
+            notes.append(Note(p, "above", True, "paper 3.1", "above", None, _NORTH_SPAN[p]))
+        elif on >> p & 1:
+            i = _code_32(p, bp, alone, b_att)
+            notes.append(Note(p, "on", i == 7, "paper 3.2", CODES_32["on"][i], p, None))
+        elif lever >> p & 1:
+            notes.append(Note(p, "below", False, "paper 3.3", "lever", p, None))
+        else:
+            ahead = stops & _NORTH_SPAN[p]
+            sbit = ahead & -ahead
+            s = sbit.bit_length() - 1
+            if w & sbit:
+                notes.append(Note(p, "below", True, "paper 3.3", "own", s, None))
+            elif bp & sbit:
+                notes.append(Note(p, "below", True, "paper 3.3", "ram", s, None))
+            elif s34 & sbit:
+                notes.append(Note(p, "below", True, "paper 3.4", "reach-34", s, _FILES[s & 7]))
+            elif fence & sbit:
+                i = _code_32(s, bp, alone, b_att)
+                notes.append(Note(p, "below", i == 7, "paper 3.2", CODES_32["reach"][i], s, None))
+            else:
+                notes.append(Note(p, "below", False, "paper 3.3", "engage", s, None))
+    return tuple(notes)
+
+
+def _code_32(s: int, bp: int, alone: int, b_att: int) -> int:
+    """Which of 3.2's conditions hold at ``s``: two << 2 | only << 1 | front."""
+    return ((s < 48 and bp >> (s + 16) & 1) << 2 | (alone >> s & 1) << 1
+            | (not b_att >> (s + 8) & 1))
+
+
+# --------------------------------------------------------------------------
+# wiki flood method
+
+
+# --------------------------------------------------------------------------------------
+# the fast path: both colours of a board
+# --------------------------------------------------------------------------------------
+
+class PaperMethod(StaticMethod):
+    """David, Felner & Netanyahu (2004): the fence of Figure 8 and the rules of 3.1-3.4."""
+
+    name = "paper"
+    label = "paper (David et al. 2004)"
+    title = "David, Felner & Netanyahu, Blockage Detection in Pawn Endgames (2004)"
+    king_section = "paper 2.3"
+    region = "below"
+    structural = frozenset(("no-fence", "removal-breaks", "capture"))
+
+    def structure(self, w: int, b: int, rec: Recorder | None = None) -> Structure:
+        return paper_structure(w, b, rec)
+
+    def shortcut(self, w: int, b: int, wk: int, bk: int) -> bool:
+        b_att, _fixed, marked, files = marking(w, b)
+        return files & 0xFF == 0xFF and cannot_hold(w, b, b_att, marked, wk, bk)
+
+    def notes(self, stored: Any) -> tuple[Note, ...]:
+        return paper_notes(stored) if type(stored) is NoteSeed else stored
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pair = _fast_pair(self)  # type: ignore[method-assign]
+
+    def pair(self, w: int, b: int, wk: int, bk: int) -> tuple[Verdict, Verdict]:
+        """Black's and White's verdicts for one legal K+P board (see :func:`_fast_pair`;
+        replaced by it in ``__init__``)."""
+        raise NotImplementedError
+
+    def record_extra(self, rec: Recorder, st: Structure, wk: int, bk: int) -> None:
+        """The paper's cross-check (2.3): connected-component labelling of the unmarked
+        squares; the kings must get different labels."""
+        marked = st.boards.marked
+        if not marked:
+            return
+        labels = ccl_labels(marked)
+        lw, lb = labels[wk], labels[bk]
+        region = sum(1 << s for s in range(64) if lw and labels[s] == lw)
+        same = lw and lw == lb
+        rec.add(
+            "ccl", "paper 2.3", "cross-check",
+            f"Connected-component labelling of the unmarked squares: {rec.us}'s king is in "
+            f"region {lw or '-'}, {rec.them}'s king in region {lb or '-'}: "
+            + ("the same region, so the marked squares do not separate them."
+               if same else "different regions, as the fence says."),
+            changed=region, region=region, marked=marked,
+        )
+
+    def reason(self, v: Verdict, name: Any) -> str | None:
+        code, args = v.code, v.args
+        us, them = name.us, name.them
+        if code == "no-fence":
+            marked = v.boards.marked
+            if dfs_fence(marked):
+                return f"no fence ({v.rule})"
+            top = king_reach(marked, v.kings[0]).bit_length() - 1
+            return f"no fence: {us}'s king reaches {name.name(top)} ({v.rule})"
+        if code == "removal-breaks":
+            return (f"no fence once the {them} pawns below it are removed: {us}'s king can "
+                    f"capture them ({v.rule})")
+        if code == "capture":
+            return (f"{name.name(args[0])} can take {name.name(args[1])}: the structure "
+                    f"changes, no blockage ({v.rule})")
+        return None
+
+    def note_text(self, name: Any, note: Note, ok: bool, bk: int) -> str | None:
+        return paper_note_text(name, note, ok)
+
+
+def _fast_pair(m: PaperMethod) -> Callable[[int, int, int, int], tuple[Verdict, Verdict]]:
+    """The detector's fast path for ``m``: ``pair(w, b, wk, bk)`` gives Black's and
+    White's verdicts for one legal K+P board, White's on ``(w, b, wk, bk)`` and Black's
+    as White on the flipped board, both positions marked (2.2) in one
+    :func:`~logic.fence.marking` pass.  Per side, in the order that is cheapest on
+    average: a side without a marked square on every file has no fence (2.3) and is
+    decided at once; then the pawn-structure cache; then, for a structure not seen
+    yet, :func:`cannot_hold` before the full analysis."""
+    cache = m.structures
+    from_structure = m.from_structure
+    verdict = m.verdict
+
+    def side(w: int, b: int, wk: int, bk: int, color: bool, b_att: int, fixed: int,
+             marked: int, files: int) -> Verdict:
+        if not w:
+            return verdict(w, b, wk, bk, color)
+        if files & 0xFF != 0xFF:
+            return _new(Verdict, (color, "paper", False, "paper 2.3", "ok", "no-fence", (),
+                                  (fixed, marked, 0, 0, 0, 0, 0, _ALL), (),
+                                  (wk, bk), ()))
+        key = (w, b)
+        st = cache.get(key)
+        if st is None:
+            if cannot_hold(w, b, b_att, marked, wk, bk):
+                return _new(DeferredVerdict, (color, "paper", False, [w, b, wk, bk], "ok", None,
+                                              None, None, None, (wk, bk), ()))
+            st = paper_structure(w, b, None, (b_att, fixed, marked, files))
+            if len(cache) >= CACHE_LIMIT:
+                cache.clear()
+            cache[key] = st
+        else:
+            m.structure_hits += 1
+        return from_structure(st, wk, bk, color)
+
+    def pair(w: int, b: int, wk: int, bk: int) -> tuple[Verdict, Verdict]:
+        # both flips at once: the byte-reversed 128-bit w:b is flip(b):flip(w)
+        flipped = int.from_bytes((w << 64 | b).to_bytes(16, "little"), "big")
+        fw, fb = flipped >> 64, flipped & _ALL
+        b_att, fixed, marked, files = marking(w | fw << 64, b | fb << 64)
+        return (side(fw, fb, bk ^ 0x38, wk ^ 0x38, False, b_att >> 64, fixed >> 64,
+                     marked >> 64, files >> 64),
+                side(w, b, wk, bk, True, b_att & _ALL, fixed & _ALL, marked & _ALL, files))
+
+    return pair
+
+
+def paper_note_text(name: Any, note: Note, ok: bool) -> str | None:
+    """The words of the paper's own note codes (3.2 on / reaching the fence, 3.4)."""
+    code, target = note.code, note.target
+    if not code.startswith(("on-", "reach-")):
+        return None
+    p = name.name(note.square)
+    t = name.name(target) if target is not None else ""
+    them, us = name.them, name.us
+    two = name.name(target + 16) if target is not None and target < 48 else "?"
+    front = name.name(target + 8) if target is not None and target < 56 else "?"
+    if code == "on-ok":
+        return (f"{p} is on the fence: {them}'s pawn two squares ahead ({two}), the only "
+                f"{us} pawn on its file, and {front} is not attacked: capturing or pushing "
+                "keeps the fence")
+    if code == "reach-ok":
+        return (f"{p} can reach the fence at {t}, where the 3.2 conditions hold "
+                f"({them} pawn on {two}, only pawn on the file, {front} not attacked)")
+    if code == "reach-34":
+        tfile = chess.FILE_NAMES[target & 7] if target is not None else "?"
+        return (f"{p} can reach the fence at {t} with no {them} pawn on {two}, but the 3.4 "
+                "exception " + ("holds: " if ok else "needs ") + f"{them}'s king on the "
+                f"{tfile}-file, one fixed fence pawn on each neighbouring file on the same "
+                "rank below the 6th")
+    clauses = {
+        "no-two": f"no {them} pawn two squares ahead on {two}",
+        "not-only": f"not {us}'s only pawn on its file",
+        "front-attacked": f"{front}, the square in front, is attacked by a {them} pawn",
+    }
+    head, _, conds = code.partition("-")
+    where = f"{p} is on the fence" if head == "on" else f"{p} can reach the fence at {t}"
+    return where + ": " + "; ".join(clauses[c] for c in conds.split("+"))
+
+
+PAPER = PaperMethod()

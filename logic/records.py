@@ -1,0 +1,87 @@
+"""The named records a static detector produces (no logic here).
+
+A *static* method (paper, flood) splits its work in two, as the paper's pawn hash
+does (paper 4): a king-independent :class:`Structure` computed once per pawn
+structure and cached, and a cheap decision from the kings' squares.  Everything is
+oriented: the side under test plays White (Black is White on the flipped board).
+
+The hot path builds these records with ``tuple.__new__`` and may unpack them
+positionally; everywhere else they are read by name.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import chess
+
+__all__ = ["Boards", "Note", "Structure", "NO_BOARDS"]
+
+
+class Boards(NamedTuple):
+    """The oriented bitboards of an analysis: White's fixed pawns (2.2), the marked
+    squares (2.2; the ram fence for flood), the fence, the king's side below it, the
+    black pawns removed below it (3), the flood region (wiki), the pawns it drowned
+    and the squares the defending king must stand on (3.1, 3.4; all squares when
+    there is no such requirement)."""
+
+    fixed: int
+    marked: int
+    fence: int
+    below: int
+    removed: int
+    flood: int
+    drowned: int
+    kmask: int
+
+
+#: the boards of a side with no pawns (nothing to draw)
+NO_BOARDS = Boards(0, 0, 0, 0, 0, 0, 0, 0)
+
+
+class Note(NamedTuple):
+    """How one dynamic pawn of the side under test was judged (oriented squares).
+
+    ``category`` is ``"above"``, ``"on"``, ``"below"`` (the fence) or
+    ``"fence-lever"`` (wiki: a fence pawn that can capture); ``ok`` is True when the
+    pawn cannot break the blockage by the structure alone; ``rule`` the deciding
+    section; ``code`` names the case for the explanation; ``target`` the square the
+    pawn is stopped on or reaches (or None); ``kmask`` the squares the defending king
+    must stand on for the pawn to be held (or None: no king requirement)."""
+
+    square: int
+    category: str
+    ok: bool
+    rule: str
+    code: str
+    target: int | None
+    kmask: int | None
+
+
+class Structure(NamedTuple):
+    """The king-independent analysis of one pawn structure by a static method.
+
+    ``fail_rule``/``code``/``args``: the first failure that holds whatever the kings
+    (``fail_rule`` None when there is none; ``code`` then ``""``); a ``code`` in the
+    method's structural failures ends the analysis before the kings are looked at.
+    ``boards``: the analysis's bitboards; ``notes``: the pawn notes, or an object the
+    method decodes them from on demand; ``kmask``: where the defending king must
+    stand; ``used``: the most specific section a blockage rests on; ``guard``: the
+    squares the defending king cannot step to because of the pawns (2.3 zugzwang).
+    """
+
+    fail_rule: str | None
+    code: str
+    args: tuple[Any, ...]
+    boards: Boards
+    notes: Any
+    kmask: int
+    used: str
+    guard: int
+
+
+def structure(fail_rule: str | None, code: str, args: tuple[Any, ...], boards: tuple[int, ...],
+              notes: Any = (), kmask: int = chess.BB_ALL, used: str = "", guard: int = 0
+              ) -> Structure:
+    """A :class:`Structure` with named boards (the slow-path constructor)."""
+    return Structure(fail_rule, code, args, Boards(*boards), notes, kmask, used, guard)

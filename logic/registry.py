@@ -1,0 +1,112 @@
+"""The method registry: detector methods are objects, looked up by name.
+
+``METHODS`` maps a name (``"paper"``, ``"flood"``, ...) to a :class:`Method`.  The
+modules that define methods register them (``logic.methods`` imports every one);
+``detect(..., method=name)``, the CLI's choices, the viewer's menu, classify, scan
+and the tests all read this one dict.  Adding a method is one new module and one
+line in ``logic/methods.py``.
+
+This module is a leaf: it imports no other module of ``logic`` that imports it, so
+records (verdicts) can find their method without an import cycle.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from logic.records import Note
+    from logic.steps import Recorder
+    from logic.verdict import Verdict
+
+__all__ = ["Method", "METHODS", "register", "get_method", "DetectError"]
+
+
+class DetectError(ValueError):
+    """A malformed request (unknown method, not a chess.Board)."""
+
+
+class Method:
+    """A blockage detector.
+
+    Attributes: ``name`` (the registry key), ``label`` (a menu label), ``title``
+    (source and year), ``static`` (True for the king-independent-structure detectors
+    that are cheap enough for every search node), ``king_section`` (the section that
+    decides the kings' sides), ``region`` (the step board naming the attacking
+    king's region: ``"below"`` or ``"flood"``).
+
+    A method decides on an *oriented* legal K+P position (the side under test is
+    White; Black is White on the flipped board, see ``logic.bitboards.orient``):
+
+    * :meth:`pair` -- untraced verdicts of both colours of one board ``(Black's,
+      White's)``, the detector's fast path;
+    * :meth:`verdict` -- one side's untraced verdict on an oriented position;
+    * :meth:`analyse` -- the traced verdict, recording its steps in ``rec``;
+    * :meth:`is_blocked` -- the search's interior-node test (paper 4, Figure 4);
+    * :meth:`notes` -- a verdict's pawn notes, decoded from what it stores;
+    * :meth:`reason` -- the one-line reason for a code of this method (None for the
+      codes shared by all methods, see ``logic.explain``);
+    * :meth:`note_text` -- the explanation of one pawn note (None: the shared text).
+    """
+
+    name = ""
+    label = ""
+    title = ""
+    static = True
+    king_section = ""
+    region = "below"
+
+    def pair(self, w: int, b: int, wk: int, bk: int) -> tuple[Verdict, Verdict]:
+        raise NotImplementedError
+
+    def verdict(self, w: int, b: int, wk: int, bk: int, color: bool) -> Verdict:
+        raise NotImplementedError
+
+    def analyse(self, w: int, b: int, wk: int, bk: int, color: bool, rec: Recorder) -> Verdict:
+        raise NotImplementedError
+
+    def is_blocked(self, w: int, b: int, wk: int, bk: int, color: bool) -> bool:
+        raise NotImplementedError
+
+    def notes(self, stored: Any) -> tuple[Note, ...]:
+        """The pawn notes a verdict stores (a tuple of notes by default)."""
+        return stored
+
+    def reason(self, v: Verdict, name: Any) -> str | None:
+        """The reason for ``v.code`` when it is this method's own (``name`` maps an
+        oriented square to its real name), else None."""
+        return None
+
+    def note_text(self, name: Any, note: Note, ok: bool, bk: int) -> str | None:
+        """The text of a pawn note whose code is this method's own, else None."""
+        return None
+
+    def clear_cache(self) -> None:
+        """Empty this method's caches."""
+
+    def cache_info(self) -> dict[str, int]:
+        """Sizes of this method's caches."""
+        return {}
+
+    def __repr__(self) -> str:
+        return f"<method {self.name}>"
+
+
+#: name -> method, in menu order
+METHODS: dict[str, Method] = {}
+
+
+def register(method: Method) -> Method:
+    """Add ``method`` to :data:`METHODS` under its name (a second method of the same
+    name replaces the first) and return it."""
+    METHODS[method.name] = method
+    return method
+
+
+def get_method(name: Any) -> Method:
+    """The method called ``name``; raises :class:`DetectError` naming the choices."""
+    try:
+        return METHODS[name]
+    except (KeyError, TypeError):
+        raise DetectError(f"unknown method {name!r}; choose one of {', '.join(METHODS)}"
+                          ) from None

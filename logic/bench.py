@@ -21,24 +21,14 @@ import chess
 
 import logic
 from logic.assets import asset_path
-from logic.position import iter_epd
+from logic.position import open_text, read_positions
 
 __all__ = ["run_bench", "load_positions", "measure"]
 
 
 def load_positions(path: str | None = None) -> list[chess.Board]:
     """Unique K+P boards from an EPD/FEN file (default: ``assets/bench.epd``)."""
-    boards: list[chess.Board] = []
-    seen: set[tuple[str, bool]] = set()
-    with open(path or asset_path("bench.epd"), encoding="utf-8") as fh:
-        for _n, board, _ops in iter_epd(fh):
-            if not isinstance(board, chess.Board):
-                continue
-            key = (board.board_fen(), board.turn)
-            if key not in seen:
-                seen.add(key)
-                boards.append(board)
-    return boards
+    return [e.board for e in read_positions(path or asset_path("bench.epd"), unique=True)]
 
 
 def _best(rounds: int, setup: Callable[[], None], body: Callable[[], None]) -> float:
@@ -169,12 +159,12 @@ def measure_scan(paths: list[str]) -> dict[str, float]:
     the few-percent difference inside the noise)."""
     import chess.pgn
 
-    from logic.scan import _open_text, classify_item, read_items
+    from logic.scan import classify_item, read_items
 
     def replay() -> int:
         plies = 0
         for p in paths:
-            with _open_text(Path(p)) as fh:
+            with open_text(Path(p)) as fh:
                 while (game := chess.pgn.read_game(fh)) is not None:
                     board = game.board()
                     for move in game.mainline_moves():

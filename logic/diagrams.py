@@ -9,7 +9,7 @@ from pathlib import Path
 import chess
 
 from logic.assets import asset_path
-from logic.position import PositionError, iter_epd
+from logic.position import read_epd
 
 __all__ = ["Diagram", "Expectation", "load_diagrams", "get_diagram"]
 
@@ -52,19 +52,19 @@ class Diagram:
 def load_diagrams(path: Path | None = None) -> list[Diagram]:
     """All diagrams of the library, in file order."""
     out = []
-    with open(path or asset_path("diagrams.epd"), encoding="utf-8") as fh:
-        for _n, board, ops in iter_epd(fh):
-            if isinstance(board, PositionError):
-                raise board
-            out.append(Diagram(
-                id=str(ops["id"]),
-                fen=board.fen(),
-                caption=str(ops.get("c0", "")),
-                source=str(ops.get("c1", "")),
-                expect={"paper": Expectation.parse(str(ops.get("c2", "-"))),
-                        "flood": Expectation.parse(str(ops.get("c3", "-")))},
-                result=str(ops.get("c4", "-")),
-            ))
+    for entry in read_epd(path or asset_path("diagrams.epd")):
+        if entry.error is not None:
+            raise entry.error
+        ops = entry.ops
+        out.append(Diagram(
+            id=str(ops["id"]),
+            fen=entry.board.fen(),
+            caption=str(ops.get("c0", "")),
+            source=str(ops.get("c1", "")),
+            expect={"paper": Expectation.parse(str(ops.get("c2", "-"))),
+                    "flood": Expectation.parse(str(ops.get("c3", "-")))},
+            result=str(ops.get("c4", "-")),
+        ))
     return out
 
 

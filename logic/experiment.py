@@ -10,7 +10,7 @@ from typing import TextIO
 import chess
 
 from logic.assets import asset_path
-from logic.position import iter_epd
+from logic.position import read_positions
 from logic.search import Searcher, from_board
 
 __all__ = ["run_experiment", "experiment"]
@@ -36,9 +36,7 @@ def experiment(boards: list[chess.Board], seconds: float) -> dict[str, dict[str,
 def run_experiment(args: argparse.Namespace, out: TextIO) -> int:
     """Print Table 1's columns for the positions of ``args.file``."""
     path = args.file or asset_path("experiment.epd")
-    with open(path, encoding="utf-8") as fh:
-        boards = [b for _n, b, _ops in iter_epd(fh) if isinstance(b, chess.Board)
-                  and b.occupied == b.pawns | b.kings and b.is_valid()]
+    boards = [e.board for e in read_positions(path, kp_only=True)]
     if args.limit:
         boards = boards[: args.limit]
     r = experiment(boards, args.time)

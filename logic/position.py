@@ -8,11 +8,16 @@ input; semantic problems (illegal positions, extra pieces) are not errors here:
 
 from __future__ import annotations
 
+import gzip
+import io
 from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import NamedTuple, TextIO
 
 import chess
 
-__all__ = ["PositionError", "parse_position", "parse_epd_line", "iter_epd"]
+__all__ = ["PositionError", "parse_position", "parse_epd_line", "iter_epd", "open_text",
+           "EpdEntry", "read_epd", "read_positions"]
 
 
 class PositionError(ValueError):
@@ -77,3 +82,65 @@ def iter_epd(lines: Iterable[str]) -> Iterator[tuple[int, chess.Board | Position
             yield n, exc, {}
             continue
         yield n, board, ops
+
+
+def open_text(path: str | Path) -> TextIO:
+    """A text file for reading, plain or gzip (``.gz``), UTF-8 with undecodable bytes
+    replaced (a stray byte never stops a reader).  Raises ``OSError``."""
+    path = Path(path)
+    if path.suffix == ".gz":
+        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", errors="replace")
+    return open(path, encoding="utf-8", errors="replace")
+
+
+class EpdEntry(NamedTuple):
+    """One position line of an EPD/FEN file: its line number, the board (None for a
+    bad line), its operations and, for a bad line, the :class:`PositionError`."""
+
+    line: int
+    board: chess.Board | None
+    ops: dict[str, object]
+    error: PositionError | None = None
+
+    @property
+    def name(self) -> str:
+        """The line's ``id`` operation, else ``"line N"``."""
+        return str(self.ops.get("id", f"line {self.line}"))
+
+
+def read_epd(source: str | Path | Iterable[str]) -> Iterator[EpdEntry]:
+    """Every position line of an EPD/FEN file (a path, plain or ``.gz``, or the lines
+    themselves) as an :class:`EpdEntry`; bad lines come with their error, blank and
+    ``#`` lines are skipped.  The one reader behind the CLI, playlists, the diagram
+    library, the bench and experiment sets, the scan and the user's positions.
+    Raises ``OSError`` if a path cannot be opened."""
+    if isinstance(source, (str, Path)):
+        with open_text(source) as fh:
+            yield from read_epd(fh)
+        return
+    for n, board, ops in iter_epd(source):
+        if isinstance(board, PositionError):
+            yield EpdEntry(n, None, {}, board)
+        else:
+            yield EpdEntry(n, board, ops)
+
+
+def read_positions(source: str | Path | Iterable[str], *, kp_only: bool = False,
+                   unique: bool = False) -> list[EpdEntry]:
+    """The good lines of :func:`read_epd`; with ``kp_only`` only legal king-and-pawn
+    boards, with ``unique`` each position (placement and side to move) once."""
+    out: list[EpdEntry] = []
+    seen: set[tuple[str, bool]] = set()
+    for entry in read_epd(source):
+        board = entry.board
+        if board is None:
+            continue
+        if kp_only and not (board.occupied == board.pawns | board.kings and board.is_valid()):
+            continue
+        if unique:
+            key = (board.board_fen(), board.turn)
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(entry)
+    return out

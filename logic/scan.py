@@ -20,9 +20,6 @@ Work is spread over all cores (``--jobs``) or a Dask cluster (``--dask ADDRESS``
 
 from __future__ import annotations
 
-import contextlib
-import gzip
-import io
 import json
 import os
 import sys
@@ -37,7 +34,8 @@ import chess.pgn
 
 import logic
 from logic.files import atomic_write_text
-from logic.position import PositionError, iter_epd
+from logic.position import open_text, read_epd
+from logic.uci import Engine, EngineError, IllegalPositionError
 
 __all__ = ["Item", "read_items", "classify_item", "categories", "scan", "WIN_CP", "DRAW_CP"]
 
@@ -56,12 +54,6 @@ class Item:
     source: dict[str, Any]
 
 
-def _open_text(path: Path) -> TextIO:
-    if path.suffix == ".gz":
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", errors="replace")
-    return open(path, encoding="utf-8", errors="replace")
-
-
 def _is_kp(board: chess.Board) -> bool:
     return board.occupied == board.pawns | board.kings and bool(board.pawns)
 
@@ -72,7 +64,7 @@ def read_items(paths: Sequence[str | Path], errors: list[str]) -> Iterator[Item]
     seq = 0
     for path in map(Path, paths):
         try:
-            fh = _open_text(path)
+            fh = open_text(path)
         except OSError as exc:
             errors.append(f"{path}: cannot read: {exc.strerror or exc}")
             continue
@@ -89,14 +81,15 @@ def read_items(paths: Sequence[str | Path], errors: list[str]) -> Iterator[Item]
 
 def _epd_items(path: Path, fh: TextIO, errors: list[str]) -> Iterator[tuple[str, str, dict]]:
     try:
-        for n, board, ops in iter_epd(fh):
-            if isinstance(board, PositionError):
-                errors.append(f"{path}:{n}: {board}")
+        for entry in read_epd(fh):
+            board = entry.board
+            if board is None:
+                errors.append(f"{path}:{entry.line}: {entry.error}")
                 continue
             if not _is_kp(board):
                 continue
-            yield board.epd(), board.fen(), {"file": str(path), "line": n,
-                                             "id": ops.get("id")}
+            yield board.epd(), board.fen(), {"file": str(path), "line": entry.line,
+                                             "id": entry.ops.get("id")}
     except (UnicodeDecodeError, OSError, EOFError) as exc:  # a damaged .gz, say
         errors.append(f"{path}: stopped reading: {exc}")
 
@@ -147,38 +140,26 @@ def _pgn_items(path: Path, fh: TextIO, errors: list[str]) -> Iterator[tuple[str,
 
 # -- classification (runs in workers) ---------------------------------------------------------
 
-_engine: Any = None
-_engine_cfg: tuple[str | None, float] = (None, 0.1)
+_engine: Engine | None = None
+_engine_time = 0.1
 
 
 def _init_worker(engine_path: str | None, engine_time: float) -> None:
-    global _engine_cfg
-    _engine_cfg = (engine_path, engine_time)
+    global _engine, _engine_time
+    _close_engine()
+    _engine = Engine(engine_path) if engine_path else None
+    _engine_time = engine_time
 
 
 def _engine_eval(board: chess.Board) -> dict[str, Any] | None:
-    global _engine
-    path, seconds = _engine_cfg
-    if not path:
+    """The engine's evaluation of ``board`` as a result field, or ``{"error": ...}`` (one
+    line naming the engine) when it fails; None without an engine."""
+    if _engine is None:
         return None
-    import chess.engine
-
-    for _attempt in range(2):
-        try:
-            if _engine is None:
-                _engine = chess.engine.SimpleEngine.popen_uci(path, timeout=10)
-            info = _engine.analyse(board, chess.engine.Limit(time=seconds))
-            score = info["score"].white()
-            return {"cp": score.score(), "mate": score.mate(), "depth": info.get("depth"),
-                    "pv": [m.uci() for m in info.get("pv", [])[:8]]}
-        except (chess.engine.EngineError, chess.engine.EngineTerminatedError, OSError,
-                TimeoutError) as exc:
-            if _engine is not None:
-                with contextlib.suppress(Exception):  # a dead engine may fail to close
-                    _engine.close()
-            _engine = None
-            error = str(exc) or type(exc).__name__
-    return {"error": error}
+    try:
+        return _engine.analyse(board, _engine_time).to_dict()
+    except (EngineError, IllegalPositionError) as exc:
+        return {"error": str(exc)}
 
 
 def classify_item(item: Item) -> dict[str, Any]:
@@ -209,8 +190,7 @@ def classify_shard(items: list[Item], engine_path: str | None = None,
 def _close_engine() -> None:
     global _engine
     if _engine is not None:
-        with contextlib.suppress(Exception):  # a dead engine may fail to quit
-            _engine.quit()
+        _engine.close()
         _engine = None
 
 

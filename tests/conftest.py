@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,8 @@ SHARED = Path(os.environ.get("PAWNFENCE_SHARED", ROOT.parent / "shared"))
 DATA = Path(__file__).resolve().parent / "data"
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+# the interpreter the fake UCI engines of the tests run under (it has python-chess)
+os.environ.setdefault("PAWNFENCE_PYTHON", sys.executable)
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 

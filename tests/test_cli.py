@@ -1,4 +1,4 @@
-"""The ``pawnfence`` command line, run in-process through ``logic.cli.main``."""
+"""The ``pawnfence`` command line, run in-process through ``viewer.cli.main``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from logic.cli import main
+from viewer.cli import main
 
 WIKI = "4k3/8/3pPp2/1p1P1P1p/1P5P/5P2/3K4/8 w - - 0 1"
 

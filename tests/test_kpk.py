@@ -11,7 +11,7 @@ import pytest
 
 from logic import kpk, kpk_rules
 from logic.assets import asset_path
-from logic.cli import main
+from viewer.cli import main
 
 
 def test_shipped_bitbase_is_a_fresh_build() -> None:

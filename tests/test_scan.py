@@ -14,8 +14,8 @@ from pathlib import Path
 import chess
 import pytest
 
-from logic.cli import main
 from logic.scan import scan
+from viewer.cli import main
 
 DATA = Path(__file__).parent / "data" / "scan"
 INPUTS = [str(DATA / "games.pgn"), str(DATA / "positions.epd"), str(DATA / "positions.epd.gz")]
@@ -84,7 +84,7 @@ def test_killed_scan_resumes_without_loss_or_repetition(tmp_path) -> None:
     reference = tmp_path / "ref"
     scan(INPUTS, reference, jobs=1, progress=None)
     total = len(rows(reference))
-    cmd = [sys.executable, "-m", "logic.cli", "scan", *INPUTS, "--out", str(out), "--jobs", "1",
+    cmd = [sys.executable, "-m", "viewer.cli", "scan", *INPUTS, "--out", str(out), "--jobs", "1",
            "--engine", FAKE, "--engine-time", "0.01", "--quiet"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     slow = cmd.copy()

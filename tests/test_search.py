@@ -11,10 +11,10 @@ import chess.syzygy
 import pytest
 from hypothesis import given, settings
 
-from logic.cli import main
 from logic.diagrams import load_diagrams
 from logic.search import DECISIVE, Searcher, from_board, search_board
 from tests.strategies import kp_boards, random_material_board
+from viewer.cli import main
 
 FORTRESSES = ["paper-5", "paper-10", "paper-12", "paper-16", "wiki-1"]
 

@@ -235,7 +235,7 @@ def test_frames_match_reference_images(app: App, regen_refs: bool) -> None:
 
 
 def test_no_display_points_to_render(monkeypatch, capsys) -> None:
-    from logic.cli import main
+    from viewer.cli import main
 
     for var in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
         monkeypatch.delenv(var, raising=False)
@@ -249,7 +249,7 @@ def test_no_display_points_to_render(monkeypatch, capsys) -> None:
 def test_render_command_writes_png_and_gif(tmp_path) -> None:
     from PIL import Image
 
-    from logic.cli import main
+    from viewer.cli import main
 
     png, gif = tmp_path / "d.png", tmp_path / "d.gif"
     assert main(["render", "--diagram", "paper-12", "--out", str(png)]) == 0
@@ -308,12 +308,12 @@ def test_search_panel_runs_stockfish_when_present(home) -> None:
 
 
 def test_playlist_steps_through_scan_suspects(home, tmp_path) -> None:
-    from logic.cli import _read_playlist
     from logic.scan import scan
+    from viewer.cli import read_playlist
 
     data = Path(__file__).parent / "data" / "scan"
     scan([str(data / "games.pgn")], tmp_path / "scan", jobs=1, progress=None)
-    cases = _read_playlist(str(tmp_path / "scan" / "suspects.epd"))
+    cases = read_playlist(str(tmp_path / "scan" / "suspects.epd"))
     a = App(Settings(), size=(1280, 860), playlist=cases)
     frames(a, [])
     assert a.editor.fen == cases[0][1]

@@ -48,7 +48,7 @@ def test_real_window_under_xvfb(tmp_path) -> None:
             time.sleep(0.05)
         env = {k: v for k, v in os.environ.items() if k != "SDL_VIDEODRIVER"}
         env.update(DISPLAY=f":{n}", PAWNFENCE_HOME=str(tmp_path), SDL_AUDIODRIVER="dummy")
-        app = subprocess.Popen([sys.executable, "-m", "logic.cli", "--diagram", "paper-16",
+        app = subprocess.Popen([sys.executable, "-m", "viewer.cli", "--diagram", "paper-16",
                                 "--frames", "3000"], cwd=ROOT, env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         shot = None

@@ -395,10 +395,10 @@ class App:
 
     def open_playlist(self, path: str) -> bool:
         """Load the EPD file at ``path`` as the playlist; a bad file gives a message."""
-        from logic.cli import _read_playlist
+        from viewer.cli import read_playlist
 
         try:
-            self.playlist = _read_playlist(path)
+            self.playlist = read_playlist(path)
         except (OSError, ValueError) as exc:
             self.say(f"Not opened: {exc}")
             return False

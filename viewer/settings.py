@@ -75,16 +75,13 @@ def user_positions_path() -> Path:
 
 def load_user_positions() -> list[tuple[str, str]]:
     """``(name, fen)`` pairs of the user's own list (bad lines are skipped)."""
-    import chess
-
-    from logic.position import iter_epd
+    from logic.position import read_positions
 
     try:
-        lines = user_positions_path().read_text(encoding="utf-8").splitlines()
+        entries = read_positions(user_positions_path())
     except OSError:
         return []
-    return [(str(ops.get("id", board.board_fen())), board.fen())
-            for _n, board, ops in iter_epd(lines) if isinstance(board, chess.Board)]
+    return [(str(e.ops.get("id", e.board.board_fen())), e.board.fen()) for e in entries]
 
 
 def add_user_position(name: str, fen: str) -> Path:

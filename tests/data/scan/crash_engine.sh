@@ -1,2 +1,2 @@
 #!/bin/sh
-exec python3 "$(dirname "$0")/fake_engine.py" --crash
+exec "${PAWNFENCE_PYTHON:-python3}" "$(dirname "$0")/fake_engine.py" --crash

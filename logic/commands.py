@@ -1,0 +1,252 @@
+"""The headless ``pawnfence`` commands: explain, classify, diagrams, search, scan,
+experiment and bench.
+
+:func:`add_commands` registers them on an ``argparse`` sub-parser set, each with its
+handler (``args.run(args, out) -> exit status``); the console entry point lives in the
+application layer (``viewer.cli``), which adds the window, ``render`` and the viewer
+bench on top.  Every command calls :func:`logic.detect` (through the registry's
+methods); nothing here decides about fences.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from typing import TextIO
+
+import chess
+
+import logic
+from logic.position import PositionError, iter_epd, parse_epd_line
+from logic.textboard import LEGEND, text_board
+
+__all__ = ["add_commands", "classify_lines", "board_from_args", "SIDES"]
+
+SIDES = {"white": (chess.WHITE,), "black": (chess.BLACK,), "both": (chess.WHITE, chess.BLACK)}
+
+
+def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.ArgumentParser]:
+    """Add the headless commands to ``sub``; returns their parsers by name (the
+    application may add options, e.g. ``bench --viewer``)."""
+    methods = list(logic.METHODS)
+    parsers = {}
+    e = parsers["explain"] = sub.add_parser("explain", help="print the detector's reasoning "
+                                            "step by step")
+    e.add_argument("fen", nargs="+", help="a FEN (quote it, or pass its fields)")
+    e.add_argument("--side", choices=sorted(SIDES), default="both")
+    e.add_argument("--method", choices=methods, default="paper")
+    e.add_argument("--json", action="store_true", help="print the verdicts with steps as JSON")
+    e.set_defaults(run=_explain)
+
+    c = parsers["classify"] = sub.add_parser("classify", help="classify every FEN/EPD line of "
+                                             "FILE ('-' = stdin)")
+    c.add_argument("file")
+    c.add_argument("--method", choices=methods, default="paper")
+    c.set_defaults(run=_classify)
+
+    d = parsers["diagrams"] = sub.add_parser("diagrams", help="list the diagram library")
+    d.set_defaults(run=lambda _args, out: _diagrams(out))
+
+    s = parsers["search"] = sub.add_parser("search", help="search a king-and-pawn position "
+                                           "(blockage at every node)")
+    s.add_argument("fen", nargs="+")
+    limit = s.add_mutually_exclusive_group()
+    limit.add_argument("--depth", type=int, help="search to this many plies")
+    limit.add_argument("--time", type=float, help="search for this many seconds (default 2)")
+    s.add_argument("--no-blockage", action="store_true", help="switch the detector off")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(run=_search)
+
+    sc = parsers["scan"] = sub.add_parser("scan", help="scan PGN/EPD files (plain or .gz) for "
+                                          "detector failures")
+    sc.add_argument("inputs", nargs="+", metavar="INPUT")
+    sc.add_argument("--engine", help="a UCI engine to evaluate every position")
+    sc.add_argument("--engine-time", type=float, default=0.1, help="seconds per position")
+    sc.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
+    sc.add_argument("--out", default="scan-out", help="output folder (default: scan-out)")
+    sc.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster (pip install "
+                    "'pawnfence[dask]')")
+    sc.add_argument("--quiet", action="store_true", help="no progress bar")
+    sc.set_defaults(run=_scan)
+
+    x = parsers["experiment"] = sub.add_parser("experiment", help="paper 4, Table 1: every "
+                                               "position with detection on and off")
+    x.add_argument("file", nargs="?", help="EPD file (default: assets/experiment.epd)")
+    x.add_argument("--time", type=float, default=1.0, help="seconds per position and setting")
+    x.add_argument("--limit", type=int, help="only the first N positions")
+    x.set_defaults(run=_experiment)
+
+    b = parsers["bench"] = sub.add_parser("bench", help="detector throughput beside "
+                                          "python-chess's FEN parse")
+    b.add_argument("--rounds", type=int, default=7, help="timing rounds (best is reported)")
+    b.add_argument("--file", help="EPD/FEN file to time instead of the built-in set")
+    b.add_argument("--json", action="store_true")
+    b.add_argument("--scan", nargs="+", metavar="PGN",
+                   help="time a scan of these games against python-chess's replay of them")
+    b.set_defaults(run=_bench)
+    return parsers
+
+
+def kpk_summary(board: chess.Board) -> dict[str, object] | None:
+    """See :func:`logic.kpk_rules.summary`."""
+    from logic.kpk_rules import summary
+
+    return summary(board)
+
+
+def _kpk_line(summary: dict[str, object]) -> str:
+    from logic.kpk_rules import summary_line
+
+    return summary_line(summary)
+
+
+def _explain(args: argparse.Namespace, out: TextIO) -> int:
+    fen = " ".join(args.fen)
+    try:
+        board, _ops = parse_epd_line(fen)
+    except PositionError as exc:
+        print(f"pawnfence: {exc}", file=sys.stderr)
+        return 2
+    verdicts = [logic.detect(board, c, method=args.method, trace=True) for c in SIDES[args.side]]
+    kpk = kpk_summary(board)
+    if args.json:
+        data: dict[str, object] = {"fen": board.fen(), "verdicts": [v.to_dict() for v in verdicts]}
+        if kpk is not None:
+            data["kpk"] = kpk
+        json.dump(data, out, indent=1)
+        out.write("\n")
+        return 0
+    out.write(f"{board.fen()}   ({args.method} method)\n")
+    for v in verdicts:
+        out.write(f"\n== {v.side} ==\n")
+        for i, s in enumerate(v.steps, 1):
+            out.write(f"{i:3d}. [{s.section}] {s.phase}: {s.text}\n")
+        out.write("\n" + text_board(board, v) + "\n" + LEGEND + "\n")
+        out.write(f"\n=> {v.headline}\n   {v.reason}\n")
+        for note in v.pawns:
+            out.write(f"   {'ok ' if note.ok else 'NO '} {note.reason}\n")
+    if kpk is not None:
+        out.write(f"\n{_kpk_line(kpk)}\n")
+    return 0
+
+
+def classify_lines(lines: Iterator[str], method: str) -> Iterator[dict[str, object]]:
+    """One JSON-ready object per non-blank, non-comment line; errors become
+    ``{"line": N, "error": ...}`` and the run goes on."""
+    for n, board, ops in iter_epd(lines):
+        if isinstance(board, PositionError):
+            yield {"line": n, "error": str(board)}
+            continue
+        try:
+            obj: dict[str, object] = {"id": ops.get("id"), "fen": board.fen()}
+            for color in (chess.WHITE, chess.BLACK):
+                v = logic.detect(board, color, method=method)
+                side: dict[str, object] = {"blocked": v.blocked, "rule": v.rule}
+                if v.status != "ok":
+                    side["status"] = v.status
+                    side["reason"] = v.reason
+                obj[chess.COLOR_NAMES[color]] = side
+            kpk = kpk_summary(board)
+            if kpk is not None:
+                obj["kpk"] = kpk["result"]
+        except (ValueError, AssertionError, IndexError) as exc:
+            obj = {"line": n, "error": str(exc)}
+        yield obj
+
+
+def _classify(args: argparse.Namespace, out: TextIO) -> int:
+    if args.file == "-":
+        for obj in classify_lines(iter(sys.stdin), args.method):
+            out.write(json.dumps(obj) + "\n")
+        return 0
+    try:
+        with open(args.file, encoding="utf-8", errors="replace") as fh:
+            for obj in classify_lines(iter(fh), args.method):
+                out.write(json.dumps(obj) + "\n")
+    except OSError as exc:
+        print(f"pawnfence: cannot read {args.file!r}: {exc.strerror}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def board_from_args(fen_fields: list[str], diagram: str | None) -> tuple[chess.Board, str]:
+    """The board named by a FEN or ``--diagram`` and a caption; raises ValueError."""
+    if diagram:
+        from logic.diagrams import get_diagram
+
+        try:
+            d = get_diagram(diagram)
+        except KeyError as exc:
+            raise ValueError(exc.args[0]) from None
+        return d.board(), d.caption
+    if not fen_fields:
+        raise ValueError("give a FEN or --diagram ID")
+    board, _ops = parse_epd_line(" ".join(fen_fields))
+    return board, ""
+
+
+def _search(args: argparse.Namespace, out: TextIO) -> int:
+    from logic.search import DECISIVE, search_board
+
+    try:
+        board, _ops = parse_epd_line(" ".join(args.fen))
+        if board.status() != chess.STATUS_VALID:
+            raise ValueError(f"illegal position: {board.fen()!r}")
+        result = search_board(board, depth=args.depth,
+                              seconds=None if args.depth else (args.time or 2.0),
+                              blockage=not args.no_blockage)
+    except ValueError as exc:
+        print(f"pawnfence: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        out.write(json.dumps(result.to_dict()) + "\n")
+        return 0
+    side = "White" if board.turn else "Black"
+    verdict = (" (decisive)" if abs(result.score) >= DECISIVE else
+               " (draw)" if result.score == 0 else "")
+    out.write(f"score {result.score / 100:+.2f} for {side} to move{verdict}; "
+              f"White's view {result.score_white / 100:+.2f}\n")
+    out.write(f"depth {result.depth}  nodes {result.nodes}  nps {result.nps}  "
+              f"blockages {result.blockages}  time {result.seconds:.2f} s\n")
+    out.write(f"pv {' '.join(result.pv)}\n")
+    return 0
+
+
+def _scan(args: argparse.Namespace, out: TextIO) -> int:
+    from logic.scan import scan
+
+    try:
+        summary = scan(args.inputs, args.out, engine=args.engine, engine_time=args.engine_time,
+                       jobs=args.jobs, dask_address=args.dask,
+                       progress=None if args.quiet else sys.stderr)
+    except (OSError, ImportError, ValueError) as exc:
+        print(f"pawnfence: scan failed: {exc}", file=sys.stderr)
+        return 2
+    out.write(f"{summary['positions']} positions ({summary['resumed']} from an earlier run), "
+              f"{summary['errors']} malformed games or lines (see {args.out}/errors.log)\n")
+    for cat, n in sorted(summary["categories"].items()):
+        out.write(f"  {cat}: {n}\n")
+    out.write(f"results: {args.out}/results.jsonl   suspects: {args.out}/suspects.epd\n")
+    return 0
+
+
+def _experiment(args: argparse.Namespace, out: TextIO) -> int:
+    from logic.experiment import run_experiment
+
+    return run_experiment(args, out)
+
+
+def _diagrams(out: TextIO) -> int:
+    from logic.diagrams import load_diagrams
+
+    for d in load_diagrams():
+        out.write(f"{d.id:14s} {d.fen:58s} {d.caption[:70]}\n")
+    return 0
+
+
+def _bench(args: argparse.Namespace, out: TextIO) -> int:
+    from logic.bench import run_bench
+
+    return run_bench(args, out)

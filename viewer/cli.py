@@ -1,0 +1,180 @@
+"""The ``pawnfence`` console entry point (the application layer).
+
+``pawnfence [FEN | --diagram ID | --playlist FILE]`` opens the viewer; ``pawnfence
+COMMAND`` runs a command: the library's headless ones (:mod:`logic.commands`: explain,
+classify, diagrams, search, scan, experiment, bench) and the application's own
+(``render``, ``bench --viewer``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import TextIO
+
+import logic
+from logic.commands import add_commands, board_from_args
+
+__all__ = ["main", "build_parser", "build_viewer_parser", "read_playlist"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argparse parser for all subcommands."""
+    p = argparse.ArgumentParser(
+        prog="pawnfence",
+        description="Blockage detection in pawn endgames (David, Felner & Netanyahu 2004; "
+        "the Chessprogramming wiki's king flood), made visible.",
+    )
+    p.add_argument("--version", action="version", version=f"pawnfence {logic.__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    parsers = add_commands(sub)
+    r = sub.add_parser("render", help="draw a position's verdict to PNG, or its trace to a GIF")
+    r.add_argument("fen", nargs="*", help="a FEN (or use --diagram)")
+    r.add_argument("--diagram", help="a diagram id from the library (see 'pawnfence diagrams')")
+    r.add_argument("--out", required=True, help="FILE.png (final verdict) or FILE.gif (steps)")
+    r.add_argument("--side", choices=["white", "black"], default="white")
+    r.add_argument("--method", choices=list(logic.METHODS), default="paper")
+    r.add_argument("--size", type=int, default=640, help="board size in pixels")
+    r.add_argument("--flip", action="store_true", help="Black at the bottom")
+    r.set_defaults(run=_render)
+    bench = parsers["bench"]
+    bench.add_argument("--viewer", action="store_true",
+                       help="time the viewer's frames (dummy video driver) instead")
+    bench.set_defaults(run=_bench_or_viewer_bench(bench.get_default("run")))
+    p.set_defaults(commands=tuple(sub.choices))
+    return p
+
+
+def _bench_or_viewer_bench(library_bench: Callable[[argparse.Namespace, TextIO], int]
+                           ) -> Callable[[argparse.Namespace, TextIO], int]:
+    """``bench``'s handler with ``--viewer`` (the frame bench) in front of the library's."""
+
+    def run(args: argparse.Namespace, out: TextIO) -> int:
+        if args.viewer:
+            from viewer.bench import run_viewer_bench
+
+            run_viewer_bench(out)
+            return 0
+        return library_bench(args, out)
+
+    return run
+
+
+def _render(args: argparse.Namespace, out: TextIO) -> int:
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from viewer.export import ExportError, render_to_file
+
+    try:
+        board, caption = board_from_args(args.fen, args.diagram)
+        path = render_to_file(board, args.out, side=args.side == "white", method=args.method,
+                              size=max(160, min(args.size, 2000)), flipped=args.flip,
+                              caption=caption)
+    except (ValueError, ExportError) as exc:
+        print(f"pawnfence: {exc}", file=sys.stderr)
+        return 2
+    out.write(f"wrote {path}\n")
+    return 0
+
+
+def build_viewer_parser(commands: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """``pawnfence [FEN | --diagram ID | --playlist FILE]``: open the viewer."""
+    p = argparse.ArgumentParser(
+        prog="pawnfence",
+        description="Open the pawnfence viewer (board editor and step-by-step animation). "
+        f"Other commands: {', '.join(commands)} (pawnfence COMMAND --help).",
+    )
+    p.add_argument("fen", nargs="*", help="open on this FEN")
+    p.add_argument("--diagram", help="open on a diagram of the library (pawnfence diagrams)")
+    p.add_argument("--playlist", help="step through the positions of an EPD file (N / P keys)")
+    p.add_argument("--size", help="window size WxH, e.g. 1280x860")
+    p.add_argument("--frames", type=int, help=argparse.SUPPRESS)  # tests: stop after N frames
+    p.add_argument("--screenshot", help=argparse.SUPPRESS)  # tests: save the last frame
+    p.add_argument("--version", action="version", version=f"pawnfence {logic.__version__}")
+    return p
+
+
+def read_playlist(path: str) -> list[tuple[str, str, dict[str, object]]]:
+    """``(name, fen, info)`` per position line of an EPD file (the ``id`` as the name, the
+    other operations as info); raises ``ValueError`` when it holds no position and
+    ``OSError`` when it cannot be read."""
+    from logic.position import read_positions
+
+    out = []
+    for e in read_positions(path):
+        ops = dict(e.ops)
+        ops.pop("id", None)
+        out.append((e.name, e.board.fen(), ops))
+    if not out:
+        raise ValueError(f"no positions in {path}")
+    return out
+
+
+def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
+    args = build_viewer_parser(commands).parse_args(argv)
+    from viewer.app import has_display
+
+    if not has_display():
+        print("pawnfence: no display to open a window on (no DISPLAY or WAYLAND_DISPLAY).\n"
+              "Draw a picture instead:  pawnfence render FEN --out board.png  "
+              "(or --diagram ID, or FILE.gif for the steps).", file=sys.stderr)
+        return 3
+    try:
+        board, caption = (board_from_args(args.fen, args.diagram)
+                          if args.fen or args.diagram else (None, ""))
+        playlist = read_playlist(args.playlist) if args.playlist else []
+        size = tuple(int(x) for x in args.size.lower().split("x")) if args.size else None
+        if size is not None and len(size) != 2:
+            raise ValueError(f"--size must be WxH, got {args.size!r}")
+    except (ValueError, OSError) as exc:
+        print(f"pawnfence: {exc}", file=sys.stderr)
+        return 2
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    from viewer.app import App
+    from viewer.settings import load_settings
+
+    settings = load_settings()
+    if board is not None:
+        settings.fen = board.fen()
+    try:
+        app = App(settings, caption=caption, size=size, playlist=playlist)
+    except pygame.error as exc:
+        print(f"pawnfence: cannot open a window ({exc}). Use: pawnfence render FEN --out "
+              "board.png", file=sys.stderr)
+        return 3
+    if args.diagram:
+        from logic.diagrams import get_diagram
+
+        app.load_diagram(get_diagram(args.diagram))
+    app.run(max_frames=args.frames)
+    if args.screenshot:
+        pygame.image.save(app.screen, args.screenshot)
+    err = app.close()
+    if err:
+        print(f"pawnfence: {err}", file=sys.stderr)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Entry point of the ``pawnfence`` console script; returns the exit status."""
+    out = out or sys.stdout
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "help":
+        argv = ["--help"]
+    parser = build_parser()
+    commands = parser.get_default("commands")
+    if not argv or (argv[0] not in commands and argv[0] not in ("-h", "--help")):
+        return _viewer(argv, commands)
+    args = parser.parse_args(argv)
+    if getattr(args, "run", None) is None:
+        parser.print_help(out)
+        return 0
+    return args.run(args, out)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -130,7 +131,15 @@ def run_bench(args: argparse.Namespace, out: TextIO) -> int:
                   f"{r['positions_per_s']:.0f} positions/s, "
                   f"{r['overhead_pct']:+.1f} % over the replay\n")
         return 0
-    boards = load_positions(args.file)
+    try:
+        boards = load_positions(args.file)
+    except (OSError, ValueError) as exc:
+        print(f"pawnfence: cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}",
+              file=sys.stderr)
+        return 2
+    if not boards:
+        print(f"pawnfence: no positions in {args.file}", file=sys.stderr)
+        return 2
     r = measure(boards, args.rounds)
     if args.json:
         out.write(json.dumps(r) + "\n")

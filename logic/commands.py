@@ -11,6 +11,7 @@ methods); nothing here decides about fences.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections.abc import Iterator
@@ -19,12 +20,33 @@ from typing import TextIO
 import chess
 
 import logic
-from logic.position import PositionError, iter_epd, parse_epd_line
+from logic.position import PositionError, bounded_lines, iter_epd, open_text, parse_epd_line
 from logic.textboard import LEGEND, text_board
+from logic.uci import check_seconds
 
-__all__ = ["add_commands", "classify_lines", "board_from_args", "SIDES"]
+__all__ = ["add_commands", "classify_lines", "board_from_args", "SIDES", "seconds_arg",
+           "positive_int"]
 
 SIDES = {"white": (chess.WHITE,), "black": (chess.BLACK,), "both": (chess.WHITE, chess.BLACK)}
+
+
+def seconds_arg(text: str) -> float:
+    """An argparse type: a finite, positive number of seconds (at most a day)."""
+    try:
+        return check_seconds(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: an integer of at least 1 (and at most a billion)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if not 1 <= value <= 10**9:
+        raise argparse.ArgumentTypeError(f"expected a number from 1 to 10^9, got {text!r}")
+    return value
 
 
 def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.ArgumentParser]:
@@ -53,8 +75,9 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
                                            "(blockage at every node)")
     s.add_argument("fen", nargs="+")
     limit = s.add_mutually_exclusive_group()
-    limit.add_argument("--depth", type=int, help="search to this many plies")
-    limit.add_argument("--time", type=float, help="search for this many seconds (default 2)")
+    limit.add_argument("--depth", type=positive_int, help="search to this many plies")
+    limit.add_argument("--time", type=seconds_arg,
+                       help="search for this many seconds (default 2)")
     s.add_argument("--no-blockage", action="store_true", help="switch the detector off")
     s.add_argument("--json", action="store_true")
     s.set_defaults(run=_search)
@@ -63,9 +86,10 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
                                           "detector failures")
     sc.add_argument("inputs", nargs="+", metavar="INPUT")
     sc.add_argument("--engine", help="a UCI engine to evaluate every position")
-    sc.add_argument("--engine-time", type=float, default=0.1, help="seconds per position")
-    sc.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
-    sc.add_argument("--out", default="scan-out", help="output folder (default: scan-out)")
+    sc.add_argument("--engine-time", type=seconds_arg, default=0.1, help="seconds per position")
+    sc.add_argument("--jobs", type=positive_int, help="worker processes (default: all cores)")
+    sc.add_argument("--out", default="scan-out", help="output folder, created with its parents "
+                    "if missing (default: scan-out)")
     sc.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster (pip install "
                     "'pawnfence[dask]')")
     sc.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -74,13 +98,15 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
     x = parsers["experiment"] = sub.add_parser("experiment", help="paper 4, Table 1: every "
                                                "position with detection on and off")
     x.add_argument("file", nargs="?", help="EPD file (default: assets/experiment.epd)")
-    x.add_argument("--time", type=float, default=1.0, help="seconds per position and setting")
-    x.add_argument("--limit", type=int, help="only the first N positions")
+    x.add_argument("--time", type=seconds_arg, default=1.0,
+                   help="seconds per position and setting")
+    x.add_argument("--limit", type=positive_int, help="only the first N positions")
     x.set_defaults(run=_experiment)
 
     b = parsers["bench"] = sub.add_parser("bench", help="detector throughput beside "
                                           "python-chess's FEN parse")
-    b.add_argument("--rounds", type=int, default=7, help="timing rounds (best is reported)")
+    b.add_argument("--rounds", type=positive_int, default=7,
+                   help="timing rounds (best is reported)")
     b.add_argument("--file", help="EPD/FEN file to time instead of the built-in set")
     b.add_argument("--json", action="store_true")
     b.add_argument("--scan", nargs="+", metavar="PGN",
@@ -158,16 +184,24 @@ def classify_lines(lines: Iterator[str], method: str) -> Iterator[dict[str, obje
 
 def _classify(args: argparse.Namespace, out: TextIO) -> int:
     if args.file == "-":
-        for obj in classify_lines(iter(sys.stdin), args.method):
-            out.write(json.dumps(obj) + "\n")
-        return 0
-    try:
-        with open(args.file, encoding="utf-8", errors="replace") as fh:
-            for obj in classify_lines(iter(fh), args.method):
-                out.write(json.dumps(obj) + "\n")
-    except OSError as exc:
-        print(f"pawnfence: cannot read {args.file!r}: {exc.strerror}", file=sys.stderr)
-        return 2
+        if sys.stdin is None:
+            print("pawnfence: standard input is closed", file=sys.stderr)
+            return 2
+        fh = contextlib.nullcontext(sys.stdin)
+    else:
+        try:
+            fh = open_text(args.file)
+        except OSError as exc:
+            print(f"pawnfence: cannot read {args.file!r}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return 2
+    with fh as lines:
+        try:
+            for obj in classify_lines(bounded_lines(lines), args.method):
+                out.write(json.dumps(obj) + "\n")  # an output error propagates: not the file's
+        except ValueError as exc:  # a line without end
+            print(f"pawnfence: {args.file}: {exc}", file=sys.stderr)
+            return 2
     return 0
 
 
@@ -195,7 +229,8 @@ def _search(args: argparse.Namespace, out: TextIO) -> int:
         if board.status() != chess.STATUS_VALID:
             raise ValueError(f"illegal position: {board.fen()!r}")
         result = search_board(board, depth=args.depth,
-                              seconds=None if args.depth else (args.time or 2.0),
+                              seconds=None if args.depth else (2.0 if args.time is None
+                                                               else args.time),
                               blockage=not args.no_blockage)
     except ValueError as exc:
         print(f"pawnfence: {exc}", file=sys.stderr)
@@ -215,15 +250,17 @@ def _search(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _scan(args: argparse.Namespace, out: TextIO) -> int:
-    from logic.scan import scan
+    from logic.scan import ScanError, scan
 
     try:
         summary = scan(args.inputs, args.out, engine=args.engine, engine_time=args.engine_time,
                        jobs=args.jobs, dask_address=args.dask,
                        progress=None if args.quiet else sys.stderr)
-    except (OSError, ImportError, ValueError) as exc:
+    except (OSError, ImportError, ValueError, ScanError) as exc:
         print(f"pawnfence: scan failed: {exc}", file=sys.stderr)
         return 2
+    for message in summary.get("engine_gave_up", ()):
+        print(f"pawnfence: {message}", file=sys.stderr)
     out.write(f"{summary['positions']} positions ({summary['resumed']} from an earlier run), "
               f"{summary['errors']} malformed games or lines (see {args.out}/errors.log)\n")
     for cat, n in sorted(summary["categories"].items()):

@@ -5,6 +5,7 @@ exactly 0.00), nodes per second and the speed overhead of detection."""
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TextIO
 
 import chess
@@ -36,7 +37,15 @@ def experiment(boards: list[chess.Board], seconds: float) -> dict[str, dict[str,
 def run_experiment(args: argparse.Namespace, out: TextIO) -> int:
     """Print Table 1's columns for the positions of ``args.file``."""
     path = args.file or asset_path("experiment.epd")
-    boards = [e.board for e in read_positions(path, kp_only=True)]
+    try:
+        boards = [e.board for e in read_positions(path, kp_only=True)]
+    except (OSError, ValueError) as exc:
+        print(f"pawnfence: cannot read {path}: {getattr(exc, 'strerror', None) or exc}",
+              file=sys.stderr)
+        return 2
+    if not boards:
+        print(f"pawnfence: no legal king-and-pawn positions in {path}", file=sys.stderr)
+        return 2
     if args.limit:
         boards = boards[: args.limit]
     r = experiment(boards, args.time)

@@ -8,8 +8,11 @@ input; semantic problems (illegal positions, extra pieces) are not errors here:
 
 from __future__ import annotations
 
+import errno
 import gzip
 import io
+import os
+import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple, TextIO
@@ -17,7 +20,7 @@ from typing import NamedTuple, TextIO
 import chess
 
 __all__ = ["PositionError", "parse_position", "parse_epd_line", "iter_epd", "open_text",
-           "EpdEntry", "read_epd", "read_positions"]
+           "bounded_lines", "EpdEntry", "read_epd", "read_positions", "MAX_LINE"]
 
 
 class PositionError(ValueError):
@@ -74,6 +77,11 @@ def iter_epd(lines: Iterable[str]) -> Iterator[tuple[int, chess.Board | Position
     neither blank nor a ``#`` comment; a bad line gives its :class:`PositionError` in
     place of the board (and no operations), so readers choose to skip or report it."""
     for n, line in enumerate(lines, 1):
+        if line.startswith(_LONG):
+            size = int(line[len(_LONG):])
+            yield n, PositionError(f"<{size:,} characters>",
+                                   f"line longer than {MAX_LINE:,} characters, skipped"), {}
+            continue
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
@@ -84,13 +92,50 @@ def iter_epd(lines: Iterable[str]) -> Iterator[tuple[int, chess.Board | Position
         yield n, board, ops
 
 
+#: the longest line a reader accepts (characters); longer lines are reported and skipped
+MAX_LINE = 100_000
+#: a reader gives up on a file after skipping this many characters of one line
+_MAX_SKIP = 50_000_000
+
+
 def open_text(path: str | Path) -> TextIO:
-    """A text file for reading, plain or gzip (``.gz``), UTF-8 with undecodable bytes
-    replaced (a stray byte never stops a reader).  Raises ``OSError``."""
+    """A regular text file for reading, plain or gzip (``.gz``), UTF-8 with undecodable
+    bytes replaced (a stray byte never stops a reader).  Raises ``OSError`` naming the
+    file, also for a directory, a FIFO or a device (which could block or never end)."""
     path = Path(path)
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise OSError(errno.EINVAL, f"{kind}", str(path))
     if path.suffix == ".gz":
         return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", errors="replace")
     return open(path, encoding="utf-8", errors="replace")
+
+
+def bounded_lines(fh: TextIO, limit: int = MAX_LINE) -> Iterator[str]:
+    """The lines of ``fh``, none longer than ``limit`` characters: a longer line is
+    replaced by a marker line that :func:`iter_epd` reports as an error, and the rest of
+    it is skipped (a reader never holds an unbounded line in memory).  After skipping
+    about 50 M characters of one line the reading stops with a ``ValueError``."""
+    while True:
+        line = fh.readline(limit + 1)
+        if not line:
+            return
+        if len(line) <= limit or line.endswith("\n"):
+            yield line
+            continue
+        skipped = len(line)
+        while True:
+            rest = fh.readline(1 << 20)
+            skipped += len(rest)
+            if not rest or rest.endswith("\n"):
+                break
+            if skipped > _MAX_SKIP:
+                raise ValueError(f"a line longer than {_MAX_SKIP:,} characters: stopped reading")
+        yield _LONG + f"{skipped}\n"
+
+
+_LONG = "\x00pawnfence-long-line:"
 
 
 class EpdEntry(NamedTuple):
@@ -118,6 +163,8 @@ def read_epd(source: str | Path | Iterable[str]) -> Iterator[EpdEntry]:
         with open_text(source) as fh:
             yield from read_epd(fh)
         return
+    if hasattr(source, "readline"):
+        source = bounded_lines(source)  # type: ignore[arg-type]
     for n, board, ops in iter_epd(source):
         if isinstance(board, PositionError):
             yield EpdEntry(n, None, {}, board)

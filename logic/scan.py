@@ -20,8 +20,10 @@ Work is spread over all cores (``--jobs``) or a Dask cluster (``--dask ADDRESS``
 
 from __future__ import annotations
 
+import gc
 import json
 import os
+import socket
 import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
@@ -37,7 +39,8 @@ from logic.files import atomic_write_text
 from logic.position import open_text, read_epd
 from logic.uci import Engine, EngineError, IllegalPositionError
 
-__all__ = ["Item", "read_items", "classify_item", "categories", "scan", "WIN_CP", "DRAW_CP"]
+__all__ = ["Item", "read_items", "classify_item", "categories", "scan", "ScanError", "WIN_CP",
+           "DRAW_CP"]
 
 WIN_CP = 300  # an engine score at least this (side's view), or a mate, is a win
 DRAW_CP = 50  # |score| at most this is drawish
@@ -79,6 +82,14 @@ def read_items(paths: Sequence[str | Path], errors: list[str]) -> Iterator[Item]
                 seq += 1
 
 
+def _stuck(fh: TextIO, offset: int) -> bool:
+    """True when reading did not move past ``offset`` (no progress: stop, never loop)."""
+    try:
+        return fh.tell() <= offset
+    except OSError:
+        return True
+
+
 def _epd_items(path: Path, fh: TextIO, errors: list[str]) -> Iterator[tuple[str, str, dict]]:
     try:
         for entry in read_epd(fh):
@@ -106,9 +117,18 @@ def _pgn_items(path: Path, fh: TextIO, errors: list[str]) -> Iterator[tuple[str,
             offset = None
         try:
             game = chess.pgn.read_game(fh)
-        except (ValueError, UnicodeDecodeError, OSError, EOFError) as exc:
-            errors.append(f"{path}: game {game_no + 1}: unreadable: {exc}")
+        except (UnicodeDecodeError, OSError, EOFError) as exc:  # the file itself is damaged
+            errors.append(f"{path}: game {game_no + 1}: stopped reading: {exc}")
             break
+        except Exception as exc:  # noqa: BLE001 - python-chess fails inside one game (e.g.
+            # IndexError in visit_nag): log it with its location and read on
+            game_no += 1
+            errors.append(f"{path}: game {game_no}"
+                          + (f" (offset {offset})" if offset is not None else "")
+                          + f": malformed game, skipped ({type(exc).__name__}: {exc})")
+            if offset is not None and _stuck(fh, offset):
+                break
+            continue
         if game is None:
             break
         game_no += 1
@@ -227,8 +247,28 @@ def categories(result: dict[str, Any]) -> list[str]:
 
 # -- the run ---------------------------------------------------------------------------------
 
-def _load_done(results: Path) -> dict[str, dict[str, Any]]:
-    """Results already written (a torn last line, from a killed scan, is cut off)."""
+def _result_problem(row: Any) -> str:
+    """Why a line of ``results.jsonl`` is not a well-formed result ("" when it is)."""
+    if not isinstance(row, dict):
+        return f"a JSON {type(row).__name__}, not an object"
+    for key, kind in (("key", str), ("fen", str), ("source", dict), ("verdicts", dict),
+                      ("categories", list)):
+        if not isinstance(row.get(key), kind):
+            return f"{key!r} missing or not a {kind.__name__}"
+    if not all(isinstance(c, str) for c in row["categories"]):
+        return "'categories' holds a non-string"
+    try:
+        chess.Board(row["fen"])
+    except ValueError:
+        return "'fen' is not a FEN"
+    return ""
+
+
+def _load_done(results: Path, errors: list[str]) -> dict[str, dict[str, Any]]:
+    """Results already written by an earlier run.  A torn last line (a killed scan) is
+    cut off; any other line that is not a well-formed result (wrong JSON type, missing or
+    mistyped keys, not JSON) is reported in ``errors`` with its line number and left out
+    (the final rewrite of ``results.jsonl`` drops it; ``errors.log`` keeps it)."""
     done: dict[str, dict[str, Any]] = {}
     if not results.is_file():
         return done
@@ -237,12 +277,19 @@ def _load_done(results: Path) -> dict[str, dict[str, Any]]:
     if keep != len(data):
         with open(results, "r+b") as fh:
             fh.truncate(keep)
-    for line in data[:keep].decode("utf-8", errors="replace").splitlines():
+    for n, line in enumerate(data[:keep].decode("utf-8", errors="replace").splitlines(), 1):
         try:
             row = json.loads(line)
-            done[row["key"]] = row
-        except (ValueError, KeyError, TypeError):
+            problem = _result_problem(row)
+        except ValueError as exc:
+            problem = f"not JSON ({exc})"
+        except RecursionError:
+            problem = "JSON nested too deeply"
+        if problem:
+            shown = line if len(line) <= 200 else line[:200] + f"...({len(line) - 200} more)"
+            errors.append(f"{results}:{n}: set aside, {problem}: {shown}")
             continue
+        done[row["key"]] = row
     return done
 
 
@@ -278,7 +325,7 @@ def scan(
     results_path = out / "results.jsonl"
     errors: list[str] = []
     items = list(read_items(inputs, errors))
-    done = _load_done(results_path)
+    done = _load_done(results_path, errors)
     todo = [it for it in items if it.key not in done]
     bar = _Progress(len(items), progress)
     bar.step(len(items) - len(todo))
@@ -307,22 +354,36 @@ def scan(
                     if "game" in src else f"{Path(src['file']).name} line {src['line']}")
             suspects.append(board.epd(id=name, c0=cat, c1=f"engine {score}"))
     atomic_write_text(out / "suspects.epd", "".join(s + "\n" for s in suspects))
-    atomic_write_text(out / "errors.log", "".join(e + "\n" for e in errors))
+    # input errors are found again by every run; lines set aside from results.jsonl only
+    # once, so those of earlier runs are carried over
+    kept = _earlier_set_aside(out / "errors.log")
+    atomic_write_text(out / "errors.log", "".join(e + "\n" for e in [*kept, *errors]))
+    gave_up = sorted({str(r["engine"]["error"]) for r in rows
+                      if isinstance(r.get("engine"), dict)
+                      and "given up" in str(r["engine"].get("error", ""))})
     return {"positions": len(rows), "categories": counts, "errors": len(errors),
-            "resumed": len(items) - len(todo), "classified": len(todo)}
+            "resumed": len(items) - len(todo), "classified": len(todo),
+            "engine_gave_up": gave_up}
+
+
+def _earlier_set_aside(log: Path) -> list[str]:
+    try:
+        lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+    return [line for line in lines if ": set aside, " in line]
+
+
+class ScanError(RuntimeError):
+    """The scan cannot go on (e.g. the Dask scheduler is unreachable or lost); what was
+    written so far stays, and the same command resumes."""
 
 
 def _run(todo: list[Item], engine: str | None, engine_time: float, jobs: int | None,
          dask_address: str | None, shard_size: int) -> Iterable[dict[str, Any]]:
-    shards = [todo[i:i + shard_size] for i in range(0, len(todo), shard_size)]
     if dask_address:
-        from distributed import Client, as_completed
-
-        with Client(dask_address) as client:
-            futures = client.map(classify_shard, shards, engine_path=engine,
-                                 engine_time=engine_time, pure=False)
-            for fut in as_completed(futures):
-                yield from fut.result()
+        shards = [todo[i:i + shard_size] for i in range(0, len(todo), shard_size)]
+        yield from _run_dask(shards, engine, engine_time, dask_address)
         return
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1 or len(todo) < 50:
@@ -336,9 +397,70 @@ def _run(todo: list[Item], engine: str | None, engine_time: float, jobs: int | N
     import multiprocessing as mp
 
     small = [todo[i:i + 25] for i in range(0, len(todo), 25)]
-    with mp.get_context("spawn").Pool(jobs) as pool:
+    with mp.get_context("spawn").Pool(jobs, initializer=_ignore_sigint) as pool:
         for rows in pool.imap_unordered(_shard_star, [(s, engine, engine_time) for s in small]):
             yield from rows
+
+
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the parent (which stops the pool and says so once)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _check_dask_address(address: str) -> None:
+    """Refuse, before any Dask client exists, an address that is not ``tcp://HOST:PORT``
+    (or bare ``HOST:PORT``) or whose port does not accept a connection."""
+    scheme, sep, rest = address.rpartition("://")
+    if sep and scheme != "tcp":
+        raise ScanError(f"Dask address {address!r}: only tcp:// scheduler addresses are "
+                        f"supported here ({scheme}:// needs its own security or transport "
+                        "setup)")
+    host, colon, port = rest.rpartition(":")
+    if not colon or not port.isdigit():
+        raise ScanError(f"Dask address {address!r} is not HOST:PORT (e.g. "
+                        "tcp://127.0.0.1:8786)")
+    try:
+        socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout=5).close()
+    except OSError as exc:
+        raise ScanError(f"cannot reach the Dask scheduler at {address!r}: "
+                        f"{exc.strerror or exc}") from None
+
+
+#: seconds to wait for a first Dask worker before saying so and giving up
+DASK_WORKER_WAIT = 60.0
+
+
+def _run_dask(shards: list[list[Item]], engine: str | None, engine_time: float,
+              address: str) -> Iterable[dict[str, Any]]:
+    """The shards on a Dask cluster; every failure of the cluster is a :class:`ScanError`
+    with one line (results already yielded are kept by the caller)."""
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise ScanError("Dask is not installed: pip install 'pawnfence[dask]'") from None
+    _check_dask_address(address)
+    try:
+        client = Client(address, timeout="10s")
+    except Exception as exc:  # noqa: BLE001 - refused, timed out, not a scheduler...
+        gc.collect()  # a half-made Client must be finalised now, not inside the next one
+        raise ScanError(f"cannot reach the Dask scheduler at {address!r}: "
+                        f"{type(exc).__name__}: {exc}") from None
+    with client:
+        try:
+            if not client.scheduler_info().get("workers"):
+                print(f"pawnfence: waiting for a Dask worker at {address} (up to "
+                      f"{DASK_WORKER_WAIT:g} s)", file=sys.stderr)
+                client.wait_for_workers(1, timeout=DASK_WORKER_WAIT)
+            futures = client.map(classify_shard, shards, engine_path=engine,
+                                 engine_time=engine_time, pure=False)
+            for fut in as_completed(futures):
+                yield from fut.result()
+        except Exception as exc:  # noqa: BLE001 - a lost scheduler, a dead worker...
+            raise ScanError(f"the Dask cluster at {address} failed ({type(exc).__name__}: "
+                            f"{exc}); the results so far are kept: run the same command "
+                            "again to resume") from None
 
 
 def _shard_star(args: tuple[list[Item], str | None, float]) -> list[dict[str, Any]]:

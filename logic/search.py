@@ -21,14 +21,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import chess
 
 from logic import kpk
 from logic.bitboards import front_span
 from logic.blockage import is_blocked
+from logic.uci import check_seconds
 
-__all__ = ["SearchResult", "Searcher", "search_board", "WIN", "DECISIVE", "from_board"]
+__all__ = ["SearchResult", "Searcher", "search_board", "WIN", "DECISIVE", "from_board", "Pos",
+           "TTEntry"]
 
 WIN = 10_000
 DECISIVE = 5_000  # |score| above this means a forced win (promotion or KPK)
@@ -42,7 +45,25 @@ _RANK = [s >> 3 for s in range(64)]
 _PASSED_BONUS = (0, 5, 10, 20, 40, 70, 120, 0)
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
+#: a position: ``(w, b, wk, bk, white_to_move, ep, halfmove)`` -- white and black pawns,
+#: the kings' squares, the side to move, the en-passant square (-1: none) and the
+#: halfmove clock; a plain tuple built once per node (its first six fields are the
+#: transposition-table key)
 Pos = tuple[int, int, int, int, bool, int, int]
+_new = tuple.__new__
+
+
+class TTEntry(NamedTuple):
+    """A transposition-table entry: the ``depth`` searched (-1: an entry that only
+    remembers the detector's answer, no score yet), the ``score`` and whether it is an
+    exact value or a lower/upper ``bound``, the best ``move`` and the detector's answer
+    ``blocked`` (None: not asked yet)."""
+
+    depth: int
+    score: int
+    bound: int
+    move: int
+    blocked: bool | None
 
 
 def from_board(board: chess.Board) -> Pos:
@@ -89,9 +110,8 @@ class Searcher:
 
     def __init__(self, *, blockage: bool = True, tt_size: int = 1 << 20) -> None:
         self.use_blockage = blockage
-        #: key -> (depth, score, bound, best move, blocked or None); depth -1: an entry that
-        #: only remembers the detector's answer (no score yet)
-        self.tt: dict[tuple[int, ...], tuple[int, int, int, int, bool | None]] = {}
+        #: position key (its first six fields) -> :class:`TTEntry`
+        self.tt: dict[tuple[int, ...], TTEntry] = {}
         self.tt_size = tt_size
         self.nodes = 0
         self.blockages = 0
@@ -203,11 +223,12 @@ class Searcher:
                                                 chess.square_distance(bk, s - 8))
         return score if white else -score
 
-    def _promotion_score(self, pos: Pos, ply: int) -> int:
-        """Score (for the side to move) of a position right after the opponent promoted."""
+    @staticmethod
+    def _promotion_score(pos: Pos, ply: int, q: int) -> int:
+        """Score (for the side to move) of a position right after the opponent promoted
+        on ``q`` (the new queen is still a "pawn" in the bitboards)."""
         w, b, wk, bk, white, _ep, _hm = pos
         promoted_white = not white  # the side that just moved
-        q = self._last_to  # the new queen's square (still a "pawn" in the bitboards)
         mover_k, other_k = (wk, bk) if promoted_white else (bk, wk)
         own, other = (w, b) if promoted_white else (b, w)
         takeable = _KING[other_k] >> q & 1 and not _KING[mover_k] >> q & 1
@@ -224,9 +245,6 @@ class Searcher:
         return -material
 
     # -- search --------------------------------------------------------------------------
-    def _key(self, pos: Pos) -> tuple[int, ...]:
-        return pos[:6]
-
     def _kpk(self, pos: Pos, ply: int) -> int | None:
         w, b, wk, bk, white = pos[:5]
         if (w | b).bit_count() != 1:
@@ -246,31 +264,63 @@ class Searcher:
         v = WIN - 100 - ply
         return v if strong_to_move else -v
 
+    def _terminal(self, pos: Pos, key: tuple[int, ...], ply: int) -> int | None:
+        """The score of a node decided before any search: no pawns, a repetition or the
+        fifty-move rule (draws), a KPK bitbase hit; else None."""
+        if not (pos[0] | pos[1]):
+            return DRAW
+        if ply and (pos[6] >= 100 or key in self.path):
+            return DRAW
+        return self._kpk(pos, ply)
+
+    def _detect(self, pos: Pos, key: tuple[int, ...], entry: TTEntry | None, alpha: int
+                ) -> bool:
+        """Paper Figure 4's question, asked the first time a node is met: is the side to
+        move blocked?  When the answer ends the node here (``alpha >= 0``) it is stored
+        at once in a score-less entry; otherwise it travels with the node's entry."""
+        blocked = is_blocked(pos[0], pos[1], pos[2], pos[3], pos[4])
+        if blocked and alpha >= DRAW:
+            self.tt[key] = (entry._replace(blocked=True) if entry is not None
+                            else _new(TTEntry, (-1, 0, _UPPER, 0, True)))
+        return blocked
+
+    @staticmethod
+    def _tt_cut(entry: TTEntry, depth: int, alpha: int, beta: int) -> int | None:
+        """The entry's score when it is deep enough and its bound decides the node."""
+        e_depth, e_score, e_flag = entry[0], entry[1], entry[2]
+        if e_depth < depth:
+            return None
+        if (e_flag == _EXACT or (e_flag == _LOWER and e_score >= beta)
+                or (e_flag == _UPPER and e_score <= alpha)):
+            return e_score
+        return None
+
+    @staticmethod
+    def _no_moves(pos: Pos, ply: int) -> int:
+        """Checkmate (lost) or stalemate (draw) for the side to move."""
+        white = pos[4]
+        k_sq = pos[2] if white else pos[3]
+        opp = pos[1] if white else pos[0]
+        return -(WIN - ply) if _PATK[white][k_sq] & opp else DRAW
+
     def negamax(self, pos: Pos, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """Alpha-beta score of ``pos`` (side to move's view) to ``depth`` plies, with paper
+        Figure 4 at every node: if the side to move could score above a draw (``beta >
+        0``) but is blocked, the node returns 0 when ``alpha >= 0`` and otherwise
+        searches with ``beta = 0``."""
         self.nodes += 1
         if self.nodes & 2047 == 0 and time.perf_counter() > self.deadline:
             self.stopped = True
         if self.stopped:
             return 0
-        w, b = pos[0], pos[1]
-        if not (w | b):
-            return DRAW
-        key = self._key(pos)
-        if ply and (pos[6] >= 100 or key in self.path):
-            return DRAW
-        k = self._kpk(pos, ply)
-        if k is not None:
-            return k
+        key = pos[:6]
+        early = self._terminal(pos, key, ply)
+        if early is not None:
+            return early
         entry = self.tt.get(key)
-        # paper Figure 4: the side to move's upper bound is a draw if it is blocked.  The
-        # answer travels in the TT entry (one lookup for both); the first time it comes
-        # from the detector (through the pawn-structure cache) and is stored with the
-        # node's entry, or at once, score-less, when the blockage ends the node here.
         blocked = entry[4] if entry is not None else None
         if blocked is None and self.use_blockage and beta > DRAW:
-            blocked = is_blocked(w, b, pos[2], pos[3], pos[4])
-            if blocked and alpha >= DRAW:
-                self.tt[key] = (entry[:4] if entry is not None else (-1, 0, _UPPER, 0)) + (True,)
+            blocked = self._detect(pos, key, entry, alpha)
         if blocked and beta > DRAW:
             self.blockages += 1
             if alpha >= DRAW:
@@ -278,31 +328,29 @@ class Searcher:
             beta = DRAW
         hash_move = 0
         if entry is not None:
-            e_depth, e_score, e_flag, hash_move, _blocked = entry
-            if e_depth >= depth and ply:
-                if e_flag == _EXACT:
-                    return e_score
-                if e_flag == _LOWER and e_score >= beta:
-                    return e_score
-                if e_flag == _UPPER and e_score <= alpha:
-                    return e_score
+            if ply:
+                cut = self._tt_cut(entry, depth, alpha, beta)
+                if cut is not None:
+                    return cut
+            hash_move = entry[3]
         if depth <= 0:
             return self.quiesce(pos, alpha, beta, ply)
+        return self._expand(pos, key, depth, alpha, beta, ply, hash_move, blocked)
+
+    def _expand(self, pos: Pos, key: tuple[int, ...], depth: int, alpha: int, beta: int,
+                ply: int, hash_move: int, blocked: bool | None) -> int:
+        """Search the moves of ``pos`` (hash move and promotions and captures first) and
+        store the result with the detector's answer in the transposition table."""
         moves = self.moves(pos)
         if not moves:
-            white = pos[4]
-            k_sq = pos[2] if white else pos[3]
-            opp = pos[1] if white else pos[0]
-            in_check = _PATK[white][k_sq] & opp
-            return -(WIN - ply) if in_check else DRAW
+            return self._no_moves(pos, ply)
         moves.sort(key=lambda m: self._order(pos, m, hash_move), reverse=True)
         alpha0 = alpha
         best, best_move = -WIN - 1, moves[0]
         self.path.append(key)
         for m in moves:
             if m >> 12 == 3:
-                self._last_to = (m >> 6) & 63
-                score = -self._promotion_score(self.make(pos, m), ply + 1)
+                score = -self._promotion_score(self.make(pos, m), ply + 1, (m >> 6) & 63)
             else:
                 score = -self.negamax(self.make(pos, m), depth - 1, -beta, -alpha, ply + 1)
             if score > best:
@@ -317,12 +365,17 @@ class Searcher:
         flag = _UPPER if best <= alpha0 else _LOWER if best >= beta else _EXACT
         if len(self.tt) >= self.tt_size:
             self.tt.clear()
-        self.tt[key] = (depth, best, flag, best_move, blocked)
+        self.tt[key] = _new(TTEntry, (depth, best, flag, best_move, blocked))
         return best
 
     def quiesce(self, pos: Pos, alpha: int, beta: int, ply: int) -> int:
-        """Captures and promotions only, with stand-pat."""
+        """Captures and promotions only, with stand-pat (the deadline is checked here too:
+        long capture sequences must not outlive ``--time``)."""
         self.nodes += 1
+        if self.nodes & 2047 == 0 and time.perf_counter() > self.deadline:
+            self.stopped = True
+        if self.stopped:
+            return 0
         stand = self.evaluate(pos)
         if stand >= beta:
             return stand
@@ -332,8 +385,7 @@ class Searcher:
         for m in self.moves(pos):
             to = (m >> 6) & 63
             if m >> 12 == 3:
-                self._last_to = to
-                score = -self._promotion_score(self.make(pos, m), ply + 1)
+                score = -self._promotion_score(self.make(pos, m), ply + 1, to)
             elif opp >> to & 1 or m >> 12 == 2:
                 score = -self.quiesce(self.make(pos, m), -beta, -alpha, ply + 1)
             else:
@@ -365,12 +417,12 @@ class Searcher:
         out = []
         seen = set()
         for _ in range(limit):
-            key = self._key(pos)
+            key = pos[:6]
             entry = self.tt.get(key)
             if entry is None or key in seen:
                 break
             seen.add(key)
-            m = entry[3]
+            m = entry.move
             if m not in self.moves(pos):
                 break
             f, t = m & 63, (m >> 6) & 63
@@ -382,7 +434,13 @@ class Searcher:
 
     def search(self, pos: Pos, *, depth: int | None = None, seconds: float | None = None,
                history: list[tuple[int, ...]] | None = None) -> SearchResult:
-        """Iterative deepening to ``depth`` plies or for ``seconds``."""
+        """Iterative deepening to ``depth`` plies (at least 1) or for about ``seconds``
+        (the first iteration always completes).  Raises ``ValueError`` for a depth below
+        1 or a time that is not finite and positive."""
+        if depth is not None and depth < 1:
+            raise ValueError(f"depth must be at least 1, got {depth}")
+        if seconds is not None:
+            seconds = check_seconds(seconds, "search time")
         start = time.perf_counter()
         self.deadline = start + seconds if seconds else float("inf")
         self.stopped = False
@@ -391,7 +449,10 @@ class Searcher:
         max_depth = depth if depth is not None else 64
         result = SearchResult(0, 0, 0, 0, 0)
         before = -1
+        deadline = self.deadline
         for d in range(1, max_depth + 1):
+            # depth 1 always completes: a stopped iteration's score means nothing
+            self.deadline = deadline if d > 1 else float("inf")
             at_start = self.nodes
             score = self.negamax(pos, d, -WIN - 1, WIN + 1, 0)
             grew = self.nodes - at_start

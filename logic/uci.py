@@ -72,6 +72,9 @@ def _legal_or_raise(board: chess.Board) -> None:
     if status != chess.STATUS_VALID:
         names = ", ".join(f.name.lower().replace("_", " ") for f in chess.Status
                           if f in status and f.name)
+        wk, bk = board.king(chess.WHITE), board.king(chess.BLACK)
+        if wk is not None and bk is not None and chess.square_distance(wk, bk) <= 1:
+            names = "the kings stand next to each other"
         raise IllegalPositionError(f"illegal position not sent to the engine ({names}): "
                                    f"{board.fen()!r}")
 

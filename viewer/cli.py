@@ -9,6 +9,8 @@ classify, diagrams, search, scan, experiment, bench) and the application's own
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -160,8 +162,49 @@ def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """Entry point of the ``pawnfence`` console script; returns the exit status."""
+    """Entry point of the ``pawnfence`` console script; returns the exit status.
+
+    Manners of a Unix tool: output into a closed pipe ends quietly (141, as if killed by
+    SIGPIPE), an output error (a full disk, a closed standard output) is one line and
+    74, Ctrl-C is one line and 130; no traceback."""
+    if out is None and sys.stdout is None:
+        if sys.stderr is not None:
+            print("pawnfence: standard output is closed", file=sys.stderr)
+        return 74
     out = out or sys.stdout
+    try:
+        status = _main(argv, out)
+        out.flush()
+        return status
+    except BrokenPipeError:
+        _quiet(out)
+        return 141
+    except KeyboardInterrupt:
+        print("\npawnfence: interrupted", file=sys.stderr)
+        return 130
+    except OSError as exc:
+        if exc.filename is not None or exc.errno not in _OUTPUT_ERRNOS:
+            raise
+        _quiet(out)
+        print(f"pawnfence: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        return 74
+
+
+#: write errors that mean "the output is gone or full" (not a bug of ours)
+_OUTPUT_ERRNOS = {errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EBADF, errno.EFBIG, errno.EDQUOT}
+
+
+def _quiet(out: TextIO) -> None:
+    """When ``out`` is the process's standard output, point it at /dev/null so that the
+    interpreter's final flush of a broken or full stream raises nothing."""
+    if out is not sys.__stdout__:
+        return
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, out.fileno())
+
+
+def _main(argv: Sequence[str] | None, out: TextIO) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "help":
         argv = ["--help"]

@@ -149,7 +149,7 @@ def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
     if args.diagram:
         from logic.diagrams import get_diagram
 
-        app.load_diagram(get_diagram(args.diagram))
+        app.state.load_diagram(get_diagram(args.diagram))
     app.run(max_frames=args.frames)
     if args.screenshot:
         pygame.image.save(app.screen, args.screenshot)

@@ -15,9 +15,10 @@ from logic.files import atomic_write
 from logic.verdict import Verdict
 from viewer.overlay import Overlay, live_overlay, step_overlay
 from viewer.render import Painter
+from viewer.text import banner_text
 
 __all__ = ["compose_frame", "save_png", "save_gif", "render_to_file", "trace_frames",
-           "ExportError"]
+           "ExportError", "banner_text"]
 
 
 class ExportError(OSError):
@@ -44,25 +45,10 @@ def compose_frame(
     painter.render_board(surf, pygame.Rect(0, banner_h, size, size), board, overlay=overlay,
                          flipped=flipped)
     if explanation:
-        line = painter._fit(explanation, max(12, text_h * 3 // 4), size - 16)
+        line = painter.fit(explanation, max(12, text_h * 3 // 4), size - 16)
         surf.blit(line, (8, banner_h + size + 2))
     painter.render_legend(surf, pygame.Rect(8, banner_h + size + text_h, size - 16, legend_h - 4))
     return surf
-
-
-def banner_text(verdict: Verdict | None, caption: str = "") -> tuple[str, str, str]:
-    """``(headline, sub-line, kind)`` for a verdict; kind is blocked / open / na."""
-    if verdict is None:
-        return "Set up a position", caption, "na"
-    if verdict.status != "ok":
-        return (verdict.headline, caption or "the detectors need a legal king-and-pawn position",
-                "na")
-    kind = "blocked" if verdict.blocked else "open"
-    if verdict.blocked:
-        head = verdict.headline.replace(": blockage", " — blockage")
-    else:
-        head = f"{verdict.side}: {verdict.reason}"
-    return head, caption or verdict.reason, kind
 
 
 def _atomic_write(path: Path, write) -> None:

@@ -28,14 +28,34 @@ from viewer.gesture import Gestures
 from viewer.layout import MIN_SIZE, Layout, compute_layout
 from viewer.panel import Panel
 from viewer.render import Painter
-from viewer.settings import Settings, add_user_position, load_user_positions, save_settings
+from viewer.settings import (
+    AutoSave,
+    Settings,
+    add_user_position,
+    load_user_positions,
+    save_settings,
+)
 from viewer.state import PlaylistEntry, ViewerState
 from viewer.view import BoardView
 
 __all__ = ["App", "has_display"]
 
-#: frames after an edit before the settings are saved
-SAVE_DELAY_FRAMES = 60
+#: the largest window side the viewer opens (larger requests are clamped)
+MAX_SIDE = 16384
+
+
+def window_size(requested: tuple[int, int], explicit: bool) -> tuple[int, int]:
+    """The window size to open: at least :data:`MIN_SIZE`, at most :data:`MAX_SIDE`, and
+    a remembered (not ``explicit``) size no larger than the desktop."""
+    w, h = (max(lo, min(MAX_SIDE, int(v))) for lo, v in zip(MIN_SIZE, requested, strict=True))
+    if not explicit:
+        try:
+            dw, dh = pygame.display.get_desktop_sizes()[0]
+        except (pygame.error, IndexError):
+            dw = dh = 0
+        if dw >= MIN_SIZE[0] and dh >= MIN_SIZE[1]:
+            w, h = min(w, dw), min(h, dh)
+    return w, h
 
 
 class App:
@@ -43,18 +63,24 @@ class App:
 
     def __init__(self, settings: Settings | None = None, *, caption: str = "",
                  size: tuple[int, int] | None = None, export_dir: Path | None = None,
-                 playlist: Sequence[PlaylistEntry] = ()) -> None:
+                 playlist: Sequence[PlaylistEntry] = (), notices: Sequence[str] = (),
+                 save: bool = True) -> None:
+        """``notices``: problems found while loading (shown in the window); ``save``
+        False: never write the settings file (a damaged one could not be kept aside)."""
         self.settings = settings or Settings()
         pygame.display.init()
         pygame.font.init()
-        w, h = size or (self.settings.width, self.settings.height)
-        self.screen = pygame.display.set_mode((max(MIN_SIZE[0], w), max(MIN_SIZE[1], h)),
+        requested = size or (self.settings.width, self.settings.height)
+        self.screen = pygame.display.set_mode(window_size(requested, size is not None),
                                               pygame.RESIZABLE)
         pygame.display.set_caption("pawnfence — blockage detection in pawn endgames")
         self.painter = Painter()
         self.clock = pygame.time.Clock()
         self.export_dir = export_dir or Path.cwd()
         self.state = ViewerState(self.settings, caption=caption, playlist=playlist)
+        notices = [*notices, *self.state.notices]
+        if notices:
+            self.state.say(" · ".join(notices), frames=600)
         self.analysis = Analysis(self.settings.engine or default_engine())
         self._analysed: tuple[int, bool] = (-1, False)
         self.keys = bindings()
@@ -71,8 +97,10 @@ class App:
         self.file_dialog: UIFileDialog | None = None
         self.running = True
         self.frame = 0
-        self._edits_seen = self.state.edits
-        self._save_due: int | None = None
+        self.seconds = 0.0  # the loop's clock (fixed steps when driven by tests)
+        self.saving = save
+        self.autosave = AutoSave(self._save)
+        self._saved_key = self._settings_key()
         self.relayout()
         self._search()  # the search panel, if it was on, starts with the window
 
@@ -124,14 +152,14 @@ class App:
             self.panel.build(self.layout)
         search = self._search()
         self.panel.update(search)
-        if state.edits != self._edits_seen:  # an edit: save soon
-            self._edits_seen = state.edits
-            self._save_due = self.frame + SAVE_DELAY_FRAMES
-        if self._save_due is not None and self.frame >= self._save_due:
-            self._save_due = None
-            err = save_settings(self._current_settings())
-            if err:
-                state.say(err)
+        self.seconds += dt / 1000.0
+        key = self._settings_key()
+        if key != self._saved_key:
+            self._saved_key = key
+            self.autosave.changed(self.seconds)
+        err = self.autosave.tick(self.seconds)
+        if err:
+            state.say(err)
         self.manager.update(dt / 1000.0)
 
     def _search(self) -> AnalysisResult | None:
@@ -254,13 +282,21 @@ class App:
         return True
 
     # -- the end ------------------------------------------------------------------------
-    def _current_settings(self) -> Settings:
+    def _settings_key(self) -> tuple[Any, ...]:
+        s = self.state
+        return (s.editor.fen, s.flipped, s.method, s.side, s.timeline.speed, s.structure_layer,
+                s.tool, s.search_on, self.screen.get_size())
+
+    def _save(self) -> str | None:
+        """Write the settings now (atomically); an error message or None."""
         self.settings = self.state.settings(self.settings, self.screen.get_size())
-        return self.settings
+        return save_settings(self.settings) if self.saving else None
 
     def close(self) -> str | None:
-        """Save the settings (position, orientation, method, side...) and quit pygame."""
-        err = save_settings(self._current_settings())
+        """Save the settings (position, orientation, method, side...), stop the search
+        panel's engine (a few seconds at most) and quit pygame."""
+        err = self._save()
+        self.analysis.close()
         pygame.display.quit()
         return err
 

@@ -23,7 +23,7 @@ from logic.position import PositionError
 from logic.verdict import Verdict
 from viewer.editor import Editor
 from viewer.overlay import EMPTY, Overlay, live_overlay, step_overlay
-from viewer.settings import Settings, load_user_positions
+from viewer.settings import Settings, load_user_positions_checked
 from viewer.text import bounded
 from viewer.timeline import Timeline
 
@@ -72,7 +72,9 @@ class ViewerState:
         self.message = Message()
         self.caption = caption
         self.diagrams: list[Diagram] = load_diagrams()
-        self.user_positions: list[tuple[str, str]] = load_user_positions()
+        self.user_positions, problems = load_user_positions_checked()
+        #: problems found while loading, for the window to show
+        self.notices: list[str] = list(problems)
         self.current_diagram: Diagram | None = None
         self.playlist: list[PlaylistEntry] = list(playlist)
         self.playlist_index = 0

@@ -166,6 +166,22 @@ def test_engine_failure_is_one_line_and_the_viewer_goes_on(home, tmp_path, fault
     assert not _processes(tag), "an engine process outlived the viewer"
 
 
+def test_closing_while_the_engine_hangs_is_bounded(home, tmp_path) -> None:
+    tag = f"--tag-{uuid.uuid4().hex}"
+    a = App(Settings(fen=D16, engine=fake_engine(tmp_path, "--hang-go", tag), search=True),
+            size=(1280, 860))
+    deadline = time.monotonic() + 20
+    while not _processes(tag) and time.monotonic() < deadline:  # the engine is thinking
+        frames(a, [])
+        time.sleep(0.05)
+    assert _processes(tag) and not a.analysis.result.done
+    t0 = time.monotonic()
+    a.close()
+    assert time.monotonic() - t0 < 4.0, "closing waited on the engine"
+    time.sleep(0.2)
+    assert not _processes(tag), "an engine process outlived the viewer"
+
+
 def test_rapid_edits_do_not_pile_up_threads_or_engines(home, tmp_path) -> None:
     tag = f"--tag-{uuid.uuid4().hex}"
     engine = fake_engine(tmp_path, "--slow", tag)

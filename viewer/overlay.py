@@ -71,7 +71,7 @@ def live_overlay(v: Verdict | None) -> Overlay:
     return Overlay(
         marked=v.marked,
         fence=v.fence,
-        below=getattr(v, _region(v)),
+        below=getattr(v, _region(v), v.below),
         removed=v.removed | v.drowned,
         fixed=v.fixed,
         badges=_badges(v),

@@ -116,7 +116,7 @@ def load_settings_checked() -> Loaded:
             return Loaded(base, (f"{path} is damaged ({why}) and could not be moved aside "
                                  f"({exc.strerror or exc}): using defaults, not saving",),
                           writable=False)
-        return Loaded(base, (f"{path.name} was damaged ({why}): kept as {bad}; "
+        return Loaded(base, (f"{path.name} was damaged ({why}): kept as {bad.name}; "
                              "starting on defaults",))
     known = {f.name for f in fields(Settings)}
     for key, value in data.items():

@@ -68,7 +68,8 @@ class BoardView:
         shade.fill((20, 20, 20, 235))
         screen.blit(shade, box)
         pygame.draw.rect(screen, painter.colours["text"], box, 2, border_radius=8)
-        size = max(14, min(22, box.height // (len(lines) + 3)))
+        # n rows of size + 4 pixels, a title of size + 14, margins of 30: all inside the box
+        size = max(10, min(22, (box.height - 30) // (len(lines) + 1) - 4))
         font = painter.font(size)
         y = box.top + 12
         title = painter.font(size + 6).render("Keys and mouse", True, (255, 255, 255))

@@ -99,7 +99,7 @@ class App:
         self.frame = 0
         self.seconds = 0.0  # the loop's clock (fixed steps when driven by tests)
         self.saving = save
-        self.autosave = AutoSave(self._save)
+        self.autosave = AutoSave(self._save, max_delay=0.9)  # saved within a second
         self._saved_key = self._settings_key()
         self.relayout()
         self._search()  # the search panel, if it was on, starts with the window

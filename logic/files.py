@@ -1,5 +1,6 @@
-"""Writing files atomically: a temporary file in the same folder, then ``os.replace``,
-so a crash or a full disk never leaves a half-written file behind."""
+"""Writing files atomically: a temporary file in the same folder, flushed to the disk
+(``fsync``) and optionally verified, then ``os.replace``, so a crash or a full disk
+never leaves a half-written file behind and never replaces a good file with one."""
 
 from __future__ import annotations
 
@@ -12,15 +13,23 @@ from pathlib import Path
 __all__ = ["atomic_write", "atomic_write_text"]
 
 
-def atomic_write(path: str | Path, write: Callable[[str], None]) -> Path:
-    """Create ``path`` by calling ``write(temporary_path)`` then renaming; the file gets
-    ordinary permissions (``mkstemp`` makes 0600).  Raises ``OSError`` on failure."""
+def atomic_write(path: str | Path, write: Callable[[str], None], *,
+                 verify: Callable[[str], None] | None = None) -> Path:
+    """Create ``path`` by calling ``write(temporary_path)``, flushing the temporary file
+    to the disk (``fsync``: a full disk or an I/O error shows here, not after the
+    rename), calling ``verify(temporary_path)`` if given (it raises to refuse the file),
+    then renaming over ``path``.  The file gets ordinary permissions (``mkstemp`` makes
+    0600).  Raises ``OSError`` (or what ``write``/``verify`` raise) on failure, and then
+    ``path`` is untouched and no temporary file is left."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
     os.close(fd)
     try:
         write(tmp)
+        _fsync(tmp)
+        if verify is not None:
+            verify(tmp)
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
@@ -29,7 +38,18 @@ def atomic_write(path: str | Path, write: Callable[[str], None]) -> Path:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+    with contextlib.suppress(OSError):  # the rename itself, where the platform allows
+        _fsync(path.parent, directory=True)
     return path
+
+
+def _fsync(path: str | Path, *, directory: bool = False) -> None:
+    """Flush ``path``'s data to the disk; raises ``OSError`` (e.g. ENOSPC, EIO)."""
+    fd = os.open(path, os.O_RDONLY | (getattr(os, "O_DIRECTORY", 0) if directory else 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def atomic_write_text(path: str | Path, text: str) -> Path:
@@ -38,5 +58,7 @@ def atomic_write_text(path: str | Path, text: str) -> Path:
     def write(tmp: str) -> None:
         with open(tmp, "w", encoding="utf-8") as fh:
             fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
 
     return atomic_write(path, write)

@@ -10,12 +10,15 @@ from pathlib import Path
 import chess
 import pytest
 
+from logic import METHODS
+
 pygame = pytest.importorskip("pygame")
 
 from viewer import clipboard  # noqa: E402
 from viewer.app import App  # noqa: E402
 from viewer.render import board_geometry  # noqa: E402
 from viewer.settings import Settings, load_settings  # noqa: E402
+from viewer.text import caption_html, explanation_html  # noqa: E402
 
 WIKI = "4k3/8/3pPp2/1p1P1P1p/1P5P/5P2/3K4/8 w - - 0 1"
 D16 = "5k2/8/8/1p2p1p1/1P2P1P1/8/5P2/3K4 w - - 0 1"
@@ -38,10 +41,10 @@ def app(home, tmp_path):
 
 
 def centre(app: App, name: str) -> tuple[int, int]:
-    left, top, sq = board_geometry(app._areas()[1])
+    left, top, sq = board_geometry(app.layout.board)
     s = chess.parse_square(name)
     f, r = chess.square_file(s), chess.square_rank(s)
-    if app.flipped:
+    if app.state.flipped:
         f, r = 7 - f, 7 - r
     return left + f * sq + sq // 2, top + (7 - r) * sq + sq // 2
 
@@ -68,21 +71,21 @@ def frames(app: App, *batches) -> None:
 
 def test_click_places_and_toggles_a_pawn(app: App) -> None:
     frames(app, [key(pygame.K_2, unicode="2")], [down(centre(app, "c3")), up(centre(app, "c3"))])
-    assert app.editor.board.piece_at(chess.C3) == chess.Piece.from_symbol("P")
+    assert app.state.editor.board.piece_at(chess.C3) == chess.Piece.from_symbol("P")
     frames(app, [down(centre(app, "c3")), up(centre(app, "c3"))])  # same piece: removed
-    assert app.editor.board.piece_at(chess.C3) is None
+    assert app.state.editor.board.piece_at(chess.C3) is None
 
 
 def test_drag_moves_a_piece_and_off_board_deletes(app: App) -> None:
     frames(app, [down(centre(app, "d2"))], [motion(centre(app, "c2"))], [up(centre(app, "c2"))])
-    assert app.editor.board.king(chess.WHITE) == chess.C2
+    assert app.state.editor.board.king(chess.WHITE) == chess.C2
     frames(app, [down(centre(app, "f3"))], [motion((5, 5))], [up((5, 5))])
-    assert app.editor.board.piece_at(chess.F3) is None
+    assert app.state.editor.board.piece_at(chess.F3) is None
 
 
 def test_right_click_deletes(app: App) -> None:
     frames(app, [down(centre(app, "h4"), button=3), up(centre(app, "h4"), button=3)])
-    assert app.editor.board.piece_at(chess.H4) is None
+    assert app.state.editor.board.piece_at(chess.H4) is None
 
 
 def test_painted_pawn_chain_is_one_undo_step(app: App) -> None:
@@ -91,86 +94,87 @@ def test_painted_pawn_chain_is_one_undo_step(app: App) -> None:
     batches += [[motion(centre(app, s))] for s in squares[1:]]
     batches += [[up(centre(app, squares[-1]))]]
     frames(app, *batches)
-    board = app.editor.board
+    board = app.state.editor.board
     assert all(board.piece_at(chess.parse_square(s)) == chess.Piece.from_symbol("p")
                for s in squares)
     frames(app, [key(pygame.K_z, mod=pygame.KMOD_CTRL)])
-    assert app.editor.fen == WIKI
+    assert app.state.editor.fen == WIKI
     frames(app, [key(pygame.K_y, mod=pygame.KMOD_CTRL)])
-    assert app.editor.board.piece_at(chess.D3) == chess.Piece.from_symbol("p")
+    assert app.state.editor.board.piece_at(chess.D3) == chess.Piece.from_symbol("p")
 
 
 def test_paste_fen_and_bad_paste_keeps_the_board(app: App) -> None:
     clipboard.put_text(D16)
     frames(app, [key(pygame.K_v, mod=pygame.KMOD_CTRL)])
-    assert app.editor.fen == D16
-    assert app.verdict.headline == "White cannot win: blockage (paper 3.4)"
+    assert app.state.editor.fen == D16
+    assert app.state.verdict.headline == "White cannot win: blockage (paper 3.4)"
     clipboard.put_text("this is not a fen")
     frames(app, [key(pygame.K_v, mod=pygame.KMOD_CTRL)])
-    assert app.editor.fen == D16
-    assert "Not loaded" in app.message and "this is not a fen" in app.message
+    assert app.state.editor.fen == D16
+    assert "Not loaded" in app.state.message.text and "this is not a fen" in app.state.message.text
     frames(app, [key(pygame.K_c, mod=pygame.KMOD_CTRL)])
     assert clipboard.get_text() == D16
 
 
 def test_timeline_keys_and_playback(app: App) -> None:
-    n = app.timeline.count
-    assert n > 10 and app.timeline.index is None
+    n = app.state.timeline.count
+    assert n > 10 and app.state.timeline.index is None
     frames(app, [key(pygame.K_RIGHT)], [key(pygame.K_RIGHT)], [key(pygame.K_RIGHT)])
-    assert app.timeline.index == 2
-    assert app.step_label.text.startswith(f"step 3 of {n}")
+    assert app.state.timeline.index == 2
+    assert app.panel.step_label.text.startswith(f"step 3 of {n}")
     frames(app, [key(pygame.K_END)])
-    assert app.timeline.index == n - 1
+    assert app.state.timeline.index == n - 1
     frames(app, [key(pygame.K_HOME)])
-    assert app.timeline.index == 0
-    app.timeline.set_speed(6.0)
+    assert app.state.timeline.index == 0
+    app.state.timeline.set_speed(6.0)
     frames(app, [key(pygame.K_SPACE)], *[[] for _ in range(30)])  # 0.5 s at 60 fps
-    assert app.timeline.playing and app.timeline.index == 3
+    assert app.state.timeline.playing and app.state.timeline.index == 3
     frames(app, [key(pygame.K_ESCAPE)])
-    assert app.timeline.index is None
+    assert app.state.timeline.index is None
 
 
 def test_switching_method_and_side_keeps_the_step(app: App) -> None:
     frames(app, [key(pygame.K_RIGHT)] * 1, [key(pygame.K_RIGHT)], [key(pygame.K_RIGHT)])
     frames(app, [key(pygame.K_m)])
-    assert app.method == "flood" and app.timeline.index == 2
-    assert app.verdict.method == "flood"
+    assert app.state.method == "flood" and app.state.timeline.index == 2
+    assert app.state.verdict.method == "flood"
     frames(app, [key(pygame.K_s)])
-    assert app.side == "black" and app.timeline.index == 2 and not app.verdict.color
+    state = app.state
+    assert state.side == "black" and state.timeline.index == 2 and not state.verdict.color
 
 
 def test_editing_while_playing_returns_to_live(app: App) -> None:
     frames(app, [key(pygame.K_SPACE)], [], [])
-    assert app.timeline.playing
+    assert app.state.timeline.playing
     frames(app, [key(pygame.K_2, unicode="2")], [down(centre(app, "a2")), up(centre(app, "a2"))])
-    assert app.timeline.index is None and not app.timeline.playing
+    assert app.state.timeline.index is None and not app.state.timeline.playing
 
 
 def test_edit_reanalyses_in_the_same_frame(app: App) -> None:
-    assert app.verdict.blocked
+    assert app.state.verdict.blocked
     # White's king carried above the fence: the blockage is gone in the same frame
     frames(app, [down(centre(app, "d2"))], [motion(centre(app, "a7"))], [up(centre(app, "a7"))])
-    assert not app.verdict.blocked and "not below the fence" in app.verdict.reason
+    assert not app.state.verdict.blocked and "not below the fence" in app.state.verdict.reason
 
 
 def test_resize_rebuilds_the_layout(app: App) -> None:
     app.screen = pygame.display.set_mode((900, 640), pygame.RESIZABLE)
     frames(app, [pygame.event.Event(pygame.VIDEORESIZE, size=(900, 640), w=900, h=640)])
-    left, top, sq = board_geometry(app._areas()[1])
-    assert sq < 80 and app.fen_entry.rect.right <= 900
+    left, top, sq = board_geometry(app.layout.board)
+    assert sq < 80 and app.panel.fen_entry.rect.right <= 900
     frames(app, [down(centre(app, "d2"))], [motion(centre(app, "e2"))], [up(centre(app, "e2"))])
-    assert app.editor.board.king(chess.WHITE) == chess.E2
+    assert app.state.editor.board.king(chess.WHITE) == chess.E2
 
 
 def test_flip_and_settings_come_back(home, tmp_path) -> None:
     a = App(Settings(fen=D16), size=(1280, 860))
     frames(a, [key(pygame.K_f)], [key(pygame.K_m)])
-    assert a.flipped
+    assert a.state.flipped
     assert a.close() is None
     s = load_settings()
     assert s.fen == D16 and s.flipped and s.method == "flood"
     b = App(s, size=(1280, 860))
-    assert b.editor.fen == D16 and b.flipped and b.method == "flood"
+    assert b.state.editor.fen == D16 and b.state.flipped and b.state.method == "flood"
     pygame.display.quit()
 
 
@@ -181,30 +185,30 @@ def test_exports_png_and_gif(app: App, tmp_path) -> None:
     gif = app.export_gif()
     assert png and png.is_file() and Image.open(png).size[0] == 720
     with Image.open(gif) as im:
-        assert im.n_frames == app.timeline.count + 1
+        assert im.n_frames == app.state.timeline.count + 1
 
 
 def test_unwritable_export_folder_gives_a_message(app: App, tmp_path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x")
     app.export_dir = blocker / "sub"
-    assert app.export_png() is None and "cannot write" in app.message
+    assert app.export_png() is None and "cannot write" in app.state.message.text
 
 
 def test_diagram_library_selection_shows_caption_and_stated_verdict(app: App) -> None:
-    d = next(d for d in app.diagrams if d.id == "paper-12")
-    app.load_diagram(d)
-    assert app.editor.fen == d.fen
-    html = app._caption_html()
+    d = next(d for d in app.state.diagrams if d.id == "paper-12")
+    app.state.load_diagram(d)
+    assert app.state.editor.fen == d.fen
+    html = caption_html(app.state)
     assert "paper-12" in html and "Stated: blocked (paper 3.2)" in html
     assert "pawnfence (white): blocked (paper 3.2)" in html
 
 
 def test_help_overlay_toggles(app: App) -> None:
     frames(app, [key(pygame.K_h)])
-    assert app.show_help
+    assert app.state.show_help
     frames(app, [key(pygame.K_ESCAPE)])
-    assert not app.show_help
+    assert not app.state.show_help
 
 
 def _compare(surface, name: str, regen: bool, tolerance: float = 2.0) -> None:
@@ -225,12 +229,12 @@ def _compare(surface, name: str, regen: bool, tolerance: float = 2.0) -> None:
 
 
 def test_frames_match_reference_images(app: App, regen_refs: bool) -> None:
-    app.load_fen(D16)
+    app.state.load_fen(D16)
     frames(app, [])
-    board_area = app.screen.subsurface(app._areas()[1]).copy()
+    board_area = app.screen.subsurface(app.layout.board).copy()
     _compare(board_area, "d16-live.png", regen_refs)
     frames(app, [key(pygame.K_RIGHT)] * 1, *[[key(pygame.K_RIGHT)] for _ in range(5)])
-    board_area = app.screen.subsurface(app._areas()[1]).copy()
+    board_area = app.screen.subsurface(app.layout.board).copy()
     _compare(board_area, "d16-step6.png", regen_refs)
 
 
@@ -262,30 +266,30 @@ def test_render_command_writes_png_and_gif(tmp_path) -> None:
 
 
 def test_kpk_position_shows_verdict_rule_square_and_key_squares(app: App) -> None:
-    app.load_fen("8/8/8/8/7k/8/P7/K7 w - - 0 1")
+    app.state.load_fen("8/8/8/8/7k/8/P7/K7 w - - 0 1")
     frames(app, [])
-    assert app.kpk == {"result": "win", "side": "white", "rule": "outside-square*",
-                       "rule_text": app.kpk["rule_text"]}
-    overlay = app.overlay()
+    assert app.state.kpk == {"result": "win", "side": "white", "rule": "outside-square*",
+                       "rule_text": app.state.kpk["rule_text"]}
+    overlay = app.state.overlay()
     assert overlay.kpk_keys == chess.BB_B7 | chess.BB_B8  # rook pawn: b7, b8
     assert overlay.kpk_square >> chess.A8 & 1 and overlay.kpk_square >> chess.F3 & 1
     assert not overlay.kpk_square >> chess.H4 & 1  # Black's king is outside the square
-    assert "heuristic rule outside-square*" in app._explanation_html()
+    assert "heuristic rule outside-square*" in explanation_html(app.state)
 
 
 def test_position_is_saved_soon_after_an_edit_without_closing(app: App, home) -> None:
     frames(app, [key(pygame.K_2, unicode="2")], [down(centre(app, "a3")), up(centre(app, "a3"))])
     frames(app, *[[] for _ in range(70)])
-    assert load_settings().fen == app.editor.fen and "P" in load_settings().fen.split("/")[5]
+    assert load_settings().fen == app.state.editor.fen and "P" in load_settings().fen.split("/")[5]
 
 
 def test_search_panel_with_a_missing_engine_gives_a_message(home) -> None:
     a = App(Settings(fen=D16, engine="/nonexistent/engine"), size=(1280, 860))
     frames(a, [key(pygame.K_e)])
-    assert a.search_on
+    assert a.state.search_on
     a.analysis.wait(20)
     frames(a, [])
-    html = a._caption_html()
+    html = caption_html(a.state, a.analysis.result)
     assert "with detection: +0.00" in html  # Diagram 16 is a blockage for White
     assert "without: +1.00" in html
     assert "engine /nonexistent/engine" in html
@@ -316,16 +320,17 @@ def test_playlist_steps_through_scan_suspects(home, tmp_path) -> None:
     cases = read_playlist(str(tmp_path / "scan" / "suspects.epd"))
     a = App(Settings(), size=(1280, 860), playlist=cases)
     frames(a, [])
-    assert a.editor.fen == cases[0][1]
-    html = a._caption_html()
+    assert a.state.editor.fen == cases[0][1]
+    html = caption_html(a.state, a.analysis.result)
     assert "category: <b>methods-disagree</b>" in html
-    assert "Paper (DFS fence): White blocked" in html and "Wiki (king flood): White open" in html
+    assert f"{METHODS['paper'].label}: White blocked" in html
+    assert f"{METHODS['flood'].label}: White open" in html
     frames(a, [key(pygame.K_n)])
-    assert a.playlist_index == 1 and a.editor.fen == cases[1][1]
+    assert a.state.playlist_index == 1 and a.state.editor.fen == cases[1][1]
     frames(a, [key(pygame.K_PAGEUP)])
-    assert a.playlist_index == 0
+    assert a.state.playlist_index == 0
     frames(a, [key(pygame.K_SPACE)], [], [])
-    assert a.timeline.playing  # the full trace plays for each case
+    assert a.state.timeline.playing  # the full trace plays for each case
     pygame.display.quit()
 
 
@@ -339,15 +344,16 @@ def test_playlist_chosen_in_the_viewer(app: App, tmp_path) -> None:
     event = pygame.event.Event(pygame_gui.UI_FILE_DIALOG_PATH_PICKED, text=str(epd),
                                ui_element=app.file_dialog)
     frames(app, [event])
-    assert app.playlist and app.editor.fen == D16 and "1 cases" in app.message
+    state = app.state
+    assert state.playlist and state.editor.fen == D16 and "1 cases" in state.message.text
     bad = tmp_path / "empty.epd"
     bad.write_text("# nothing\n")
-    assert not app.open_playlist(str(bad)) and "Not opened" in app.message
+    assert not app.open_playlist(str(bad)) and "Not opened" in app.state.message.text
 
 
 def test_typing_in_the_fen_field_is_not_a_shortcut(app: App) -> None:
-    pos = app.fen_entry.rect.center
+    pos = app.panel.fen_entry.rect.center
     frames(app, [down(pos), up(pos)])
-    assert app.fen_entry.is_focused
+    assert app.panel.fen_entry.is_focused
     frames(app, [key(pygame.K_f, unicode="f")])
-    assert not app.flipped  # "f" went into the text, not to the flip shortcut
+    assert not app.state.flipped  # "f" went into the text, not to the flip shortcut

@@ -1,20 +1,35 @@
 """Background analysis for the viewer's search panel: pawnfence's search with and
-without blockage detection, and optionally a UCI engine, off the frame loop.
+without blockage detection, and optionally a UCI engine (through the one wrapper,
+:class:`logic.uci.Engine`), off the frame loop.
 
-Each request carries a generation number; results of an older position are
-dropped.  A missing or crashing engine yields a message, never an exception.
+Contracts:
+
+* an illegal position (``board.status()`` not valid) is never analysed: no thread
+  runs and no engine starts; the result says why ("illegal position: kings adjacent");
+* one worker thread and at most one engine process, reused: a new request supersedes
+  the pending one (only the newest board is analysed; a running stage finishes, at
+  most ``seconds``, and its result is dropped);
+* every engine failure is one line naming the engine's path, and the viewer goes on;
+* :meth:`Analysis.close` waits a few seconds at most and leaves no engine process.
 """
 
 from __future__ import annotations
 
 import shutil
 import threading
-from dataclasses import dataclass, field
+import time
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import chess
 
-__all__ = ["Analysis", "AnalysisResult", "default_engine"]
+from logic.uci import Engine, EngineError, IllegalPositionError
+from viewer.text import status_names
+
+__all__ = ["Analysis", "AnalysisResult", "default_engine", "illegal_reasons"]
+
+#: seconds beyond the search time before an engine that does not answer counts as hung
+ENGINE_TIMEOUT = 2.0
 
 
 def default_engine() -> str | None:
@@ -24,84 +39,168 @@ def default_engine() -> str | None:
     return shutil.which("stockfish")
 
 
-@dataclass
+def illegal_reasons(board: chess.Board) -> list[str]:
+    """Why ``board`` must not go to an engine, in words ([] for a legal position):
+    "kings adjacent" when they are, then python-chess's ``status()`` flags."""
+    names = status_names(board)
+    if not names:
+        return []
+    wk, bk = board.king(chess.WHITE), board.king(chess.BLACK)
+    if wk is not None and bk is not None and chess.square_distance(wk, bk) == 1:
+        names = ["kings adjacent"] + [n for n in names if not n.endswith("check")]
+    return names
+
+
+@dataclass(frozen=True)
 class AnalysisResult:
-    """Search lines (White's view, centipawns) and the engine's, when finished."""
+    """Search lines (White's view, centipawns) and the engine's, when finished.
+
+    ``searchable``: pawnfence's own search applies (a legal king-and-pawn board);
+    ``legal``: the board may be sent to an engine; ``messages``: one line per problem.
+    """
 
     generation: int
+    engine_path: str | None = None
+    searchable: bool = True
+    legal: bool = True
     with_detection: dict[str, object] | None = None
     without_detection: dict[str, object] | None = None
     engine: dict[str, object] | None = None
-    messages: list[str] = field(default_factory=list)
+    messages: tuple[str, ...] = ()
     done: bool = False
+
+    @property
+    def engine_name(self) -> str:
+        """The engine's file name ("" without an engine)."""
+        return Path(self.engine_path).name if self.engine_path else ""
 
 
 class Analysis:
-    """Runs one analysis at a time in a daemon thread."""
+    """The search panel's analyses, one at a time in one daemon worker; ``result`` is an
+    immutable snapshot of the newest request's progress."""
 
-    def __init__(self, engine_path: str | None, seconds: float = 0.8) -> None:
-        self.engine_path = engine_path
+    def __init__(self, engine_path: str | None, seconds: float = 0.8,
+                 engine_timeout: float = ENGINE_TIMEOUT) -> None:
+        self.engine_path = engine_path or None
         self.seconds = seconds
         self.generation = 0
         self.result: AnalysisResult | None = None
-        self._lock = threading.Lock()
+        self._engine = Engine(self.engine_path, timeout=engine_timeout) \
+            if self.engine_path else None
+        self._bound = engine_timeout + seconds + 0.5  # an engine call lasts at most this
+        self._cond = threading.Condition()
+        self._request: tuple[chess.Board, int] | None = None
+        self._busy = False  # the worker is inside an engine call
+        self._stopping = False
         self._thread: threading.Thread | None = None
 
+    # -- requests -----------------------------------------------------------------------
     def start(self, board: chess.Board) -> None:
-        """Analyse ``board`` (a copy); any running analysis becomes stale."""
-        with self._lock:
+        """Analyse ``board`` (a copy); a pending or running analysis becomes stale."""
+        reasons = illegal_reasons(board)
+        kp = board.occupied == board.pawns | board.kings
+        with self._cond:
+            if self._stopping:
+                return
             self.generation += 1
             gen = self.generation
-            self.result = AnalysisResult(gen)
-        t = threading.Thread(target=self._run, args=(board.copy(stack=False), gen), daemon=True)
-        self._thread = t
-        t.start()
+            if reasons:
+                self._request = None
+                self.result = AnalysisResult(
+                    gen, self.engine_path, searchable=False, legal=False, done=True,
+                    messages=(f"illegal position: {', '.join(reasons)}",))
+                return
+            self.result = AnalysisResult(gen, self.engine_path, searchable=kp, messages=(
+                () if kp else ("search: kings and pawns only",)))
+            self._request = (board.copy(stack=False), gen)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._work, name="pawnfence-analysis",
+                                                daemon=True)
+                self._thread.start()
+            self._cond.notify_all()
 
     def wait(self, timeout: float = 10.0) -> None:
-        """Block until the current analysis ends (tests)."""
-        if self._thread is not None:
-            self._thread.join(timeout)
+        """Block until the newest analysis is done (tests)."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while not (self.result is None or self.result.done) and not self._stopping:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return
+                self._cond.wait(left)
 
-    def _publish(self, gen: int, **fields: object) -> None:
-        with self._lock:
-            if self.result is None or self.result.generation != gen:
+    def _publish(self, gen: int, message: str = "", **fields: object) -> None:
+        with self._cond:
+            r = self.result
+            if r is None or r.generation != gen:
                 return
-            for key, value in fields.items():
-                if key == "message":
-                    self.result.messages.append(str(value))
-                else:
-                    setattr(self.result, key, value)
+            if message:
+                fields["messages"] = (*r.messages, message)
+            self.result = replace(r, **fields)
+            self._cond.notify_all()
 
-    def _run(self, board: chess.Board, gen: int) -> None:
+    def _current(self, gen: int) -> bool:
+        return gen == self.generation and not self._stopping
+
+    # -- the worker ---------------------------------------------------------------------
+    def _work(self) -> None:
+        while True:
+            with self._cond:
+                while self._request is None and not self._stopping:
+                    self._cond.wait()
+                if self._stopping:
+                    return
+                board, gen = self._request
+                self._request = None
+            self._analyse(board, gen)
+
+    def _analyse(self, board: chess.Board, gen: int) -> None:
         from logic.search import search_board
 
-        if board.occupied == board.pawns | board.kings and board.is_valid():
+        if board.occupied == board.pawns | board.kings:
             for key, on in (("with_detection", True), ("without_detection", False)):
-                if gen != self.generation:
+                if not self._current(gen):
                     return
                 r = search_board(board, seconds=self.seconds, blockage=on)
                 self._publish(gen, **{key: {"score": r.score_white, "depth": r.depth,
                                             "pv": r.pv, "blockages": r.blockages}})
-        else:
-            self._publish(gen, message="search: kings and pawns only")
-        if self.engine_path and gen == self.generation:
-            self._engine(board, gen)
+        if self._engine is not None and self._current(gen):
+            self._run_engine(board, gen)
         self._publish(gen, done=True)
 
-    def _engine(self, board: chess.Board, gen: int) -> None:
-        import chess.engine
-
+    def _run_engine(self, board: chess.Board, gen: int) -> None:
+        engine = self._engine
+        assert engine is not None
+        with self._cond:
+            if self._stopping:
+                return
+            self._busy = True
         try:
-            with chess.engine.SimpleEngine.popen_uci(self.engine_path, timeout=5) as eng:
-                info = eng.analyse(board, chess.engine.Limit(time=self.seconds))
-            score = info.get("score")
-            pv = [m.uci() for m in info.get("pv", [])[:8]]
-            white = score.white() if score is not None else None
-            self._publish(gen, engine={
-                "name": Path(self.engine_path).name,
-                "score": white.score() if white is not None else None,
-                "mate": white.mate() if white is not None else None,
-                "depth": info.get("depth"), "pv": pv})
-        except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError,
-                TimeoutError, ValueError) as exc:
-            self._publish(gen, message=f"engine {self.engine_path}: {exc or type(exc).__name__}")
+            e = engine.analyse(board, self.seconds)
+        except (EngineError, IllegalPositionError) as exc:
+            self._publish(gen, str(exc).splitlines()[0] if str(exc) else
+                          f"engine {engine.path}: {type(exc).__name__}")
+            return
+        finally:
+            with self._cond:
+                self._busy = False
+                self._cond.notify_all()
+        self._publish(gen, engine={"name": Path(engine.path).name, "score": e.cp,
+                                   "mate": e.mate, "depth": e.depth, "pv": list(e.pv[:8])})
+
+    # -- the end ------------------------------------------------------------------------
+    def close(self) -> None:
+        """Stop the worker and the engine: waits for a running engine call (bounded by
+        the engine's timeout) and then at most two seconds for ``quit``; an engine that
+        does not quit is killed.  Requests after this are ignored."""
+        with self._cond:
+            self._stopping = True
+            self._request = None
+            self._cond.notify_all()
+            deadline = time.monotonic() + self._bound
+            while self._busy and time.monotonic() < deadline:
+                self._cond.wait(deadline - time.monotonic())
+        if self._engine is not None:
+            self._engine.close(wait=2.0)
+        if self._thread is not None:
+            self._thread.join(0.2)

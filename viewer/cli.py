@@ -114,6 +114,23 @@ def read_playlist(path: str) -> list[tuple[str, str, dict[str, object]]]:
     return out
 
 
+#: the window sizes ``--size`` accepts
+SIZE_RANGE = (200, 16384)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"WxH"`` as two integers within :data:`SIZE_RANGE`; raises ``ValueError`` with a
+    message naming ``--size`` and echoing the text (bounded)."""
+    shown = text if len(text) <= 60 else text[:60] + "…"
+    lo, hi = SIZE_RANGE
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.strip().isdigit() and len(p.strip()) <= 6 for p in parts) \
+            or not all(lo <= int(p) <= hi for p in parts):
+        raise ValueError(f"--size must be WxH with W and H whole numbers from {lo} to {hi}, "
+                         f"got {shown!r}")
+    return int(parts[0]), int(parts[1])
+
+
 def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
     args = build_viewer_parser(commands).parse_args(argv)
     from viewer.app import has_display
@@ -127,9 +144,7 @@ def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
         board, caption = (board_from_args(args.fen, args.diagram)
                           if args.fen or args.diagram else (None, ""))
         playlist = read_playlist(args.playlist) if args.playlist else []
-        size = tuple(int(x) for x in args.size.lower().split("x")) if args.size else None
-        if size is not None and len(size) != 2:
-            raise ValueError(f"--size must be WxH, got {args.size!r}")
+        size = parse_size(args.size) if args.size else None
     except (ValueError, OSError) as exc:
         print(f"pawnfence: {exc}", file=sys.stderr)
         return 2
@@ -137,13 +152,15 @@ def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
     import pygame
 
     from viewer.app import App
-    from viewer.settings import load_settings
+    from viewer.settings import load_settings_checked
 
-    settings = load_settings()
+    loaded = load_settings_checked()
+    settings = loaded.settings
     if board is not None:
         settings.fen = board.fen()
     try:
-        app = App(settings, caption=caption, size=size, playlist=playlist)
+        app = App(settings, caption=caption, size=size, playlist=playlist,
+                  notices=loaded.problems, save=loaded.writable)
     except pygame.error as exc:
         print(f"pawnfence: cannot open a window ({exc}). Use: pawnfence render FEN --out "
               "board.png", file=sys.stderr)
@@ -151,7 +168,7 @@ def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
     if args.diagram:
         from logic.diagrams import get_diagram
 
-        app.load_diagram(get_diagram(args.diagram))
+        app.state.load_diagram(get_diagram(args.diagram))
     app.run(max_frames=args.frames)
     if args.screenshot:
         pygame.image.save(app.screen, args.screenshot)

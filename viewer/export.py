@@ -1,9 +1,13 @@
 """Exports: the current frame as PNG, a whole trace as an animated GIF (Pillow),
-and the window-less ``pawnfence render``.  Files are written atomically (a
-temporary file in the same folder, then ``os.replace``)."""
+and the window-less ``pawnfence render``.  Files are written atomically and cannot
+lie: a temporary file in the same folder, flushed to the disk, re-opened and decoded
+(:func:`verify_image`), and only then renamed over the target; a full disk or any
+``OSError`` is an :class:`ExportError` and the old file stays."""
 
 from __future__ import annotations
 
+import errno
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,9 +19,10 @@ from logic.files import atomic_write
 from logic.verdict import Verdict
 from viewer.overlay import Overlay, live_overlay, step_overlay
 from viewer.render import Painter
+from viewer.text import banner_text
 
 __all__ = ["compose_frame", "save_png", "save_gif", "render_to_file", "trace_frames",
-           "ExportError"]
+           "ExportError", "banner_text"]
 
 
 class ExportError(OSError):
@@ -44,39 +49,51 @@ def compose_frame(
     painter.render_board(surf, pygame.Rect(0, banner_h, size, size), board, overlay=overlay,
                          flipped=flipped)
     if explanation:
-        line = painter._fit(explanation, max(12, text_h * 3 // 4), size - 16)
+        line = painter.fit(explanation, max(12, text_h * 3 // 4), size - 16)
         surf.blit(line, (8, banner_h + size + 2))
     painter.render_legend(surf, pygame.Rect(8, banner_h + size + text_h, size - 16, legend_h - 4))
     return surf
 
 
-def banner_text(verdict: Verdict | None, caption: str = "") -> tuple[str, str, str]:
-    """``(headline, sub-line, kind)`` for a verdict; kind is blocked / open / na."""
-    if verdict is None:
-        return "Set up a position", caption, "na"
-    if verdict.status != "ok":
-        return (verdict.headline, caption or "the detectors need a legal king-and-pawn position",
-                "na")
-    kind = "blocked" if verdict.blocked else "open"
-    if verdict.blocked:
-        head = verdict.headline.replace(": blockage", " — blockage")
-    else:
-        head = f"{verdict.side}: {verdict.reason}"
-    return head, caption or verdict.reason, kind
-
-
-def _atomic_write(path: Path, write) -> None:
-    """:func:`logic.files.atomic_write`, failures as :class:`ExportError` naming the file."""
+def _atomic_write(path: Path, write, kind: str, frames: int = 1) -> None:
+    """:func:`logic.files.atomic_write` with the written image verified (not empty,
+    re-opened and decoded in full by Pillow) before it replaces ``path``; failures as
+    :class:`ExportError` naming the file (``path`` then keeps its old content)."""
     try:
-        atomic_write(path, write)
+        atomic_write(path, write, verify=lambda tmp: verify_image(tmp, kind, frames))
     except (OSError, pygame.error, ValueError) as exc:
         raise ExportError(f"cannot write {path}: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def verify_image(path: str | Path, kind: str, frames: int = 1) -> None:
+    """Raise ``OSError`` unless ``path`` is a complete ``kind`` ("PNG", "GIF") image with
+    ``frames`` frames: a short write (a full disk, where ``pygame.image.save`` does not
+    raise) leaves a file that is empty or does not decode."""
+    from PIL import Image
+
+    if os.path.getsize(path) == 0:
+        raise OSError(errno.ENOSPC, "nothing was written (is the disk full?)")
+    try:
+        with Image.open(path) as im:
+            if im.format != kind:
+                raise OSError(errno.EIO, f"wrote {im.format}, not {kind}")
+            for i in range(frames):
+                im.seek(i)
+                im.load()
+    except OSError as exc:
+        if exc.errno is not None:
+            raise
+        raise OSError(errno.EIO, f"the written file is incomplete ({exc}); "
+                      "is the disk full?") from None
+    except (ValueError, SyntaxError, EOFError) as exc:
+        raise OSError(errno.EIO, f"the written file is incomplete ({exc}); "
+                      "is the disk full?") from None
 
 
 def save_png(surface: pygame.Surface, path: str | Path) -> Path:
     """Save ``surface`` as a PNG at ``path`` (atomically); returns the path."""
     path = Path(path)
-    _atomic_write(path, lambda tmp: pygame.image.save(surface, tmp, "png"))
+    _atomic_write(path, lambda tmp: pygame.image.save(surface, tmp, "png"), "PNG")
     return path
 
 
@@ -93,7 +110,7 @@ def save_gif(frames: list[pygame.Surface], path: str | Path, *, duration_ms: int
     path = Path(path)
     _atomic_write(path, lambda tmp: images[0].save(
         tmp, format="GIF", save_all=True, append_images=images[1:], duration=durations,
-        loop=0, optimize=False))
+        loop=0, optimize=False), "GIF", len(images))
     return path
 
 

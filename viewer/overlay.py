@@ -4,7 +4,9 @@
 replays a trace up to step ``k``: each board name keeps the value of the last
 step that carried it (the standing state), classified pawns accumulate, and the
 squares step ``k`` changed are drawn distinctly.  Nothing here decides about
-fences; it only reads what the detector recorded.
+fences; it only reads what the detector recorded: the region board a method names
+(``logic.METHODS[name].region``), the pawn notes' and classify steps' facts
+(category, ok, rule), never a step's text.
 """
 
 from __future__ import annotations
@@ -13,10 +15,11 @@ from dataclasses import dataclass, field
 
 import chess
 
+from logic.registry import METHODS
 from logic.verdict import Verdict
 from viewer.theme import CATEGORY_LETTER
 
-__all__ = ["Overlay", "live_overlay", "step_overlay", "EMPTY"]
+__all__ = ["Overlay", "live_overlay", "step_overlay", "badge_letter", "EMPTY"]
 
 
 @dataclass(frozen=True)
@@ -43,14 +46,21 @@ class Overlay:
 EMPTY = Overlay()
 
 
+def badge_letter(category: str, rule: str) -> str:
+    """The letter of a dynamic pawn's badge: its category's (A above, O on, B below,
+    L a fence lever), or E when the 3.4 exception decided."""
+    return "E" if rule == "paper 3.4" else CATEGORY_LETTER.get(category, "?")
+
+
 def _badges(v: Verdict) -> dict[int, tuple[str, bool]]:
-    out = {}
-    for note in v.pawns:
-        letter = CATEGORY_LETTER.get(note.category, "?")
-        if note.rule == "paper 3.4":
-            letter = "E"
-        out[note.square] = (letter, note.ok)
-    return out
+    return {note.square: (badge_letter(note.category, note.rule), note.ok) for note in v.pawns}
+
+
+def _region(v: Verdict) -> str:
+    """The name of the attacking king's region for ``v``'s method (a step board name
+    and a verdict property: ``below``, ``flood``)."""
+    method = METHODS.get(v.method)
+    return method.region if method is not None else "below"
 
 
 def live_overlay(v: Verdict | None) -> Overlay:
@@ -61,7 +71,7 @@ def live_overlay(v: Verdict | None) -> Overlay:
     return Overlay(
         marked=v.marked,
         fence=v.fence,
-        below=v.below if v.fence or v.method == "flood" else 0,
+        below=getattr(v, _region(v), v.below),
         removed=v.removed | v.drowned,
         fixed=v.fixed,
         badges=_badges(v),
@@ -77,15 +87,11 @@ def step_overlay(v: Verdict, k: int) -> Overlay:
     for s in steps:
         for name, bb in s.boards:
             boards[name] = bb
-        if s.kind == "classify" and s.square is not None:
-            letter = "E" if s.section == "paper 3.4" else (
-                "A" if "above" in s.phase else "B" if "below" in s.phase else "O")
-            if s.section == "wiki dynamic" and "part of the ram fence" in s.text:
-                letter = "L"
-            badges[s.square] = (letter, bool(s.board("ok")))
+        category = s.fact("category")
+        if category is not None and s.square is not None:
+            badges[s.square] = (badge_letter(category, s.fact("rule", "")), bool(s.fact("ok")))
     current = steps[-1] if steps else None
-    is_flood = v.method == "flood"
-    below = boards.get("flood" if is_flood else "below", 0)
+    below = boards.get(_region(v), 0)
     return Overlay(
         marked=boards.get("marked", 0),
         fence=boards.get("fence", 0),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import chess
 import pygame
 
+from logic.pawns import PawnStructure
 from viewer.overlay import EMPTY, Overlay
 from viewer.pieces import PieceSet
 from viewer.theme import COLOURS, KPK_LEGEND, LEGEND, RGB
@@ -142,14 +143,13 @@ class Painter:
         flipped: bool = False,
         coordinates: bool = True,
         hide_square: chess.Square | None = None,
-        structure: dict[str, object] | None = None,
+        structure: PawnStructure | None = None,
     ) -> None:
         """Draw ``board`` with ``overlay`` into ``rect`` of ``surface``.
 
         ``hide_square`` leaves one piece out (the one being dragged); ``structure``
-        is a :meth:`logic.pawns.PawnStructure.to_dict` for the pawn-structure layer.
+        (a :class:`logic.pawns.PawnStructure`) draws the pawn-structure layer.
         """
-        c = self.colours
         left, top, sq = board_geometry(rect)
 
         def topleft(s: int) -> tuple[int, int]:
@@ -159,54 +159,55 @@ class Painter:
             return left + f * sq, top + (7 - r) * sq
 
         surface.blit(self._squares(sq, flipped, coordinates), (left - sq, top))
-        layers = (
-            (overlay.below & ~overlay.fence, "dots"),
-            (overlay.processed, "processed"),
-            (overlay.marked & ~overlay.fence, "hatch"),
-            (overlay.fence, "fence"),
-            (overlay.king_mask, "kingmask"),
-        )
-        for bb, kind in layers:
-            if bb:
-                tile = self._tile(kind, sq)
-                for s in chess.scan_forward(bb):
-                    surface.blit(tile, topleft(s))
+        self._regions(surface, overlay, topleft, sq, flipped)
+        if structure is not None:
+            self._structure(surface, structure, topleft, sq, left, top, flipped)
+        for s, piece in board.piece_map().items():
+            if s != hide_square:
+                surface.blit(self.pieces.get(piece.symbol(), sq), topleft(s))
+        self._marks(surface, overlay, board, topleft, sq)
+
+    def _tiles_on(self, surface, bb: int, kind: str, topleft, sq: int) -> None:
+        if bb:
+            tile = self._tile(kind, sq)
+            for s in chess.scan_forward(bb):
+                surface.blit(tile, topleft(s))
+
+    def _regions(self, surface, overlay: Overlay, topleft, sq: int, flipped: bool) -> None:
+        """What lies under the pieces: regions, hatches, the fence and the DFS path."""
+        c = self.colours
+        for bb, kind in ((overlay.below & ~overlay.fence, "dots"),
+                         (overlay.processed, "processed"),
+                         (overlay.marked & ~overlay.fence, "hatch"),
+                         (overlay.fence, "fence"),
+                         (overlay.king_mask, "kingmask")):
+            self._tiles_on(surface, bb, kind, topleft, sq)
         if overlay.kpk_square:
             self._region_edge(surface, overlay.kpk_square, topleft, sq, c["kpk"],
                               max(3, sq // 14), flipped)
-        if overlay.kpk_keys:
-            tile = self._tile("key", sq)
-            for s in chess.scan_forward(overlay.kpk_keys):
-                surface.blit(tile, topleft(s))
+        self._tiles_on(surface, overlay.kpk_keys, "key", topleft, sq)
         if overlay.fence:
             self._links(surface, overlay.fence, topleft, sq, c["fence"], max(3, sq // 9))
         if overlay.path:
             self._links(surface, overlay.path, topleft, sq, c["path"], max(3, sq // 10))
-        if structure:
-            self._structure(surface, structure, topleft, sq, left, top, flipped)
-        for s, piece in board.piece_map().items():
-            if s == hide_square:
-                continue
-            surface.blit(self.pieces.get(piece.symbol(), sq), topleft(s))
-        for s in chess.scan_forward(overlay.fixed & board.pawns):
-            x, y = topleft(s)
-            b = self._badge("F", None, sq)
-            surface.blit(b, (x + sq - b.get_width() - 1, y + 1))
-        for s, (letter, ok) in overlay.badges.items():
+
+    def _marks(self, surface, overlay: Overlay, board: chess.Board, topleft, sq: int) -> None:
+        """What lies on the pieces: badges, removed-pawn crosses, changed squares."""
+        c = self.colours
+        badges = [(s, "F", None) for s in chess.scan_forward(overlay.fixed & board.pawns)]
+        badges += [(s, letter, ok) for s, (letter, ok) in overlay.badges.items()]
+        for s, letter, ok in badges:
             x, y = topleft(s)
             b = self._badge(letter, ok, sq)
             surface.blit(b, (x + sq - b.get_width() - 1, y + 1))
+        w = max(3, sq // 10)
         for s in chess.scan_forward(overlay.removed):
             x, y = topleft(s)
-            w = max(3, sq // 10)
             pygame.draw.line(surface, c["removed"], (x + sq // 6, y + sq // 6),
                              (x + sq * 5 // 6, y + sq * 5 // 6), w)
             pygame.draw.line(surface, c["removed"], (x + sq * 5 // 6, y + sq // 6),
                              (x + sq // 6, y + sq * 5 // 6), w)
-        if overlay.changed:
-            tile = self._tile("changed", sq)
-            for s in chess.scan_forward(overlay.changed):
-                surface.blit(tile, topleft(s))
+        self._tiles_on(surface, overlay.changed, "changed", topleft, sq)
 
     def _squares(self, sq: int, flipped: bool, coordinates: bool) -> pygame.Surface:
         """The empty board with its frame and coordinates (transparent margins), cached."""
@@ -270,29 +271,27 @@ class Painter:
                     nx, ny = topleft(n)
                     pygame.draw.line(surface, colour, a, (nx + sq // 2, ny + sq // 2), width)
 
-    def _structure(self, surface, st, topleft, sq, left, top, flipped) -> None:
-        """Pawn-structure layer: file tags above the board, tags on pawns."""
+    def _structure(self, surface, st: PawnStructure, topleft, sq, left, top, flipped) -> None:
+        """Pawn-structure layer, read from the structure's bitboards: file tags above the
+        board, tags on pawns."""
         font = self.font(max(13, sq // 4))
-        files = st.get("files", {})
-        tags = {"open": "open", "white_half_open": "½ open W", "black_half_open": "½ open B",
-                "closed": "closed"}
-        for key, word in tags.items():
-            for letter in files.get(key, []):
-                f = chess.FILE_NAMES.index(letter)
+        tags = (("open", st.open_files), ("½ open W", st.white.half_open_files),
+                ("½ open B", st.black.half_open_files), ("closed", st.closed_files))
+        for word, bb in tags:
+            for f in range(8):
+                if not bb & chess.BB_FILES[f]:
+                    continue
                 i = 7 - f if flipped else f
                 t = self._cached(("pill", word, font.get_height()),
                                  lambda word=word: self._pill(word, font))
                 surface.blit(t, t.get_rect(midbottom=(left + i * sq + sq // 2, top - 2)))
-        marks = {"rams": "R", "levers": "L", "backward": "bw", "stragglers": "S"}
-        for side in ("white", "black"):
-            data = st.get(side, {})
-            for key, word in marks.items():
-                for name in data.get(key, []):
-                    s = chess.parse_square(name)
+        for side in (st.white, st.black):
+            for word, bb, dy in (("R", side.rams, 0), ("L", side.levers, 1),
+                                 ("bw", side.backward, 2), ("S", side.stragglers, 2)):
+                for s in chess.scan_forward(bb):
                     x, y = topleft(s)
                     t = self._cached(("pill", word, font.get_height()),
                                      lambda word=word: self._pill(word, font))
-                    dy = {"rams": 0, "levers": 1, "backward": 2, "stragglers": 2}[key]
                     surface.blit(t, (x + 1, y + sq - (dy + 1) * t.get_height() - 1))
 
     def render_arrows(self, surface: pygame.Surface, rect: pygame.Rect, moves: list[str], *,
@@ -355,13 +354,13 @@ class Painter:
         t = self.font(max(16, r * 3 // 2)).render(icon, True, (0, 0, 0))
         surface.blit(t, t.get_rect(center=(centre[0], centre[1] + 1)))
         x = centre[0] + r + 10
-        head = self._fit(text, max(16, rect.height * 9 // 20), rect.right - x - 8)
+        head = self.fit(text, max(16, rect.height * 9 // 20), rect.right - x - 8)
         surface.blit(head, (x, rect.top + 4))
-        small = self._fit(sub, max(13, rect.height * 6 // 20), rect.right - x - 8, c["muted"])
+        small = self.fit(sub, max(13, rect.height * 6 // 20), rect.right - x - 8, c["muted"])
         surface.blit(small, (x, rect.bottom - small.get_height() - 4))
         return surface
 
-    def _fit(self, text: str, size: int, width: int, colour: RGB | None = None) -> pygame.Surface:
+    def fit(self, text: str, size: int, width: int, colour: RGB | None = None) -> pygame.Surface:
         """``text`` rendered at ``size``, shrunk (then cut) to fit ``width`` pixels (cached)."""
         colour = colour or self.colours["text"]
         return self._cached(("fit", text, size, width, colour),
@@ -390,7 +389,7 @@ class Painter:
         if structure:
             key = ("pawn structure: R ram · L lever · bw backward · S straggler; "
                    "files open / closed / ½ open (half-open for W or B)")
-            line = self._fit(key, 18, size[0], c["structure"])
+            line = self.fit(key, 18, size[0], c["structure"])
             surface.blit(line, (0, size[1] - line.get_height()))
             size = (size[0], size[1] - line.get_height() - 2)
         rect = pygame.Rect((0, 0), size)
@@ -426,5 +425,5 @@ class Painter:
                 t = font.render(item.letter[0], True, (255, 255, 255))
                 surface.blit(t, t.get_rect(center=swatch.center))
             label = item.text if item.style != "badge" else f"{item.letter}: {item.text}"
-            surface.blit(self._fit(label, size, col_w - sw - 12), (x + sw + 6, y))
+            surface.blit(self.fit(label, size, col_w - sw - 12), (x + sw + 6, y))
         return surface

@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import platformdirs
 
-from logic.files import atomic_write_text
+from logic.files import atomic_write, atomic_write_text
 
-__all__ = ["Settings", "config_dir", "data_dir", "load_settings", "save_settings",
-           "load_user_positions", "add_user_position", "atomic_write_text"]
+__all__ = ["Settings", "Loaded", "AutoSave", "config_dir", "data_dir", "load_settings",
+           "load_settings_checked", "save_settings", "keep_aside", "load_user_positions",
+           "load_user_positions_checked", "add_user_position", "atomic_write_text"]
 
 
 def config_dir() -> Path:
@@ -46,22 +49,106 @@ class Settings:
     height: int = 860
 
 
-def load_settings() -> Settings:
-    """The saved settings, or defaults if missing or unreadable."""
+#: the window sizes a settings file may ask for (larger ones are clamped to the screen)
+MIN_WINDOW, MAX_WINDOW = (760, 560), 16384
+
+
+class Loaded(NamedTuple):
+    """What :func:`load_settings_checked` found: the ``settings`` to use, the
+    ``problems`` to show in the window (one line each), and whether the settings file
+    may be written (False when a damaged file could not be moved aside)."""
+
+    settings: Settings
+    problems: tuple[str, ...] = ()
+    writable: bool = True
+
+
+def keep_aside(path: Path) -> Path:
+    """Rename the damaged file ``path`` to ``NAME.bad`` (``NAME.bad.1``, ... if taken) and
+    return the new path; raises ``OSError``."""
+    bad = path.with_name(path.name + ".bad")
+    n = 0
+    while bad.exists():
+        n += 1
+        bad = path.with_name(f"{path.name}.bad.{n}")
+    os.replace(path, bad)
+    return bad
+
+
+def _read_settings_file(path: Path) -> dict[str, Any]:
+    """The JSON object in ``path``; raises ``ValueError`` saying why it is damaged."""
+    raw = path.read_bytes()
     try:
-        data = json.loads((config_dir() / "settings.json").read_text(encoding="utf-8"))
-        known = {f.name: f.type for f in fields(Settings)}
-        base = Settings()
-        for key, value in data.items():
-            if key in known and type(value) is type(getattr(base, key)):
-                setattr(base, key, value)
-        return base
-    except (OSError, ValueError, TypeError, AttributeError):
-        return Settings()
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError("bytes that are not UTF-8") from None
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+    except ValueError as exc:
+        raise ValueError(f"not JSON: {str(exc)[:80]}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"a JSON {type(data).__name__}, not an object")
+    return data
+
+
+def load_settings_checked() -> Loaded:
+    """The saved settings, or defaults when there are none.
+
+    A damaged file (not UTF-8, not JSON, nested too deeply, not an object) is moved
+    aside to ``settings.json.bad`` (so it is never overwritten) and the defaults are
+    used; values of the wrong type are ignored; a window size outside
+    ``MIN_WINDOW..MAX_WINDOW`` is replaced by the default size.  Each problem is one
+    line of ``problems``; nothing here raises.
+    """
+    path = config_dir() / "settings.json"
+    base = Settings()
+    try:
+        data = _read_settings_file(path)
+    except FileNotFoundError:
+        return Loaded(base)
+    except OSError as exc:
+        return Loaded(base, (f"could not read {path}: {exc.strerror or exc}; using defaults",),
+                      writable=False)
+    except ValueError as why:
+        try:
+            bad = keep_aside(path)
+        except OSError as exc:
+            return Loaded(base, (f"{path} is damaged ({why}) and could not be moved aside "
+                                 f"({exc.strerror or exc}): using defaults, not saving",),
+                          writable=False)
+        return Loaded(base, (f"{path.name} was damaged ({why}): kept as {bad.name}; "
+                             "starting on defaults",))
+    known = {f.name for f in fields(Settings)}
+    for key, value in data.items():
+        if key in known and type(value) is type(getattr(base, key)):
+            setattr(base, key, value)
+    problems = []
+    if not (MIN_WINDOW[0] <= base.width <= MAX_WINDOW and
+            MIN_WINDOW[1] <= base.height <= MAX_WINDOW):
+        default = Settings()
+        problems.append(f"window size {bounded_int(base.width)}x{bounded_int(base.height)} "
+                        f"in {path.name} is out of bounds: using "
+                        f"{default.width}x{default.height}")
+        base.width, base.height = default.width, default.height
+    if not isinstance(base.speed, float) or not 0 < base.speed < 1000:
+        base.speed = Settings().speed
+    return Loaded(base, tuple(problems))
+
+
+def bounded_int(n: int) -> str:
+    """``n`` in digits, cut after 12 of them."""
+    s = str(n)
+    return s if len(s) <= 12 else s[:12] + "…"
+
+
+def load_settings() -> Settings:
+    """The saved settings, or defaults if missing or damaged (see
+    :func:`load_settings_checked`, which also reports the problems)."""
+    return load_settings_checked().settings
 
 
 def save_settings(settings: Settings) -> str | None:
-    """Save ``settings``; returns an error message instead of raising."""
+    """Save ``settings`` atomically; returns an error message instead of raising."""
     try:
         atomic_write_text(config_dir() / "settings.json", json.dumps(asdict(settings), indent=1))
     except OSError as exc:
@@ -69,31 +156,101 @@ def save_settings(settings: Settings) -> str | None:
     return None
 
 
+class AutoSave:
+    """When to save while the user keeps working: at most ``quiet`` seconds after the
+    last change, and never later than ``max_delay`` seconds after the first unsaved
+    change (a maximum delay, not only a quiet-period debounce: edits every half second
+    are still saved once a second).  Time is whatever clock the caller passes (the
+    frame loop's, so tests run on a fake one); ``save`` returns an error or None."""
+
+    def __init__(self, save: Callable[[], str | None], *, quiet: float = 0.5,
+                 max_delay: float = 1.0) -> None:
+        self.save = save
+        self.quiet = quiet
+        self.max_delay = max_delay
+        self.first: float | None = None  # the first unsaved change
+        self.last = 0.0  # the last change
+        self.saves = 0
+
+    @property
+    def pending(self) -> bool:
+        return self.first is not None
+
+    def changed(self, now: float) -> None:
+        """Something to save changed at ``now`` (seconds)."""
+        if self.first is None:
+            self.first = now
+        self.last = now
+
+    def tick(self, now: float) -> str | None:
+        """Save if it is time; returns the save's error, if any (it is retried after
+        ``max_delay``)."""
+        if self.first is None:
+            return None
+        if now - self.last < self.quiet and now - self.first < self.max_delay:
+            return None
+        err = self.save()
+        self.saves += 1
+        self.first = None if err is None else now
+        return err
+
+
 def user_positions_path() -> Path:
     return data_dir() / "my-positions.epd"
 
 
-def load_user_positions() -> list[tuple[str, str]]:
-    """``(name, fen)`` pairs of the user's own list (bad lines are skipped)."""
+def load_user_positions_checked() -> tuple[list[tuple[str, str]], tuple[str, ...]]:
+    """``(name, fen)`` pairs of the user's own list (bad lines are skipped) and the
+    problems found.  A file with bytes that are not UTF-8 is copied aside to
+    ``my-positions.epd.bad`` and rewritten (atomically) with those bytes replaced, so
+    adding a position keeps every readable line and the original is never lost."""
     from logic.position import read_positions
 
+    path = user_positions_path()
     try:
-        entries = read_positions(user_positions_path())
-    except OSError:
-        return []
-    return [(str(e.ops.get("id", e.board.board_fen())), e.board.fen()) for e in entries]
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return [], ()
+    except OSError as exc:
+        return [], (f"could not read {path}: {exc.strerror or exc}",)
+    problems: tuple[str, ...] = ()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode("utf-8", errors="replace")
+        bad = path.with_name(path.name + ".bad")
+        n = 0
+        while bad.exists():
+            n += 1
+            bad = path.with_name(f"{path.name}.bad.{n}")
+        try:
+            atomic_write(bad, lambda tmp: Path(tmp).write_bytes(raw))
+            atomic_write_text(path, text)
+        except OSError as exc:
+            return [], (f"{path.name} has bytes that are not UTF-8 and could not be kept "
+                        f"aside ({exc.strerror or exc}): not shown",)
+        problems = (f"{path.name} had bytes that are not UTF-8: the original is kept as "
+                    f"{bad}",)
+    entries = read_positions(text.splitlines())
+    return [(str(e.ops.get("id", e.board.board_fen())), e.board.fen()) for e in entries], \
+        problems
 
 
+def load_user_positions() -> list[tuple[str, str]]:
+    """``(name, fen)`` pairs of the user's own list (see
+    :func:`load_user_positions_checked`)."""
+    return load_user_positions_checked()[0]
 def add_user_position(name: str, fen: str) -> Path:
-    """Append a position to the user's list (the file is rewritten atomically)."""
+    """Append a position to the user's list (the file is rewritten atomically); raises
+    ``OSError`` or ``ValueError`` (a file that is not UTF-8 is left as it is)."""
     import chess
 
     board = chess.Board(fen)
     safe = name.replace('"', "'").replace(";", ",")
     path = user_positions_path()
     try:
-        old = path.read_text(encoding="utf-8")
-    except OSError:
+        old = path.read_bytes().decode("utf-8")  # not UTF-8: an error, never overwritten
+    except FileNotFoundError:
         old = "# pawnfence: my positions\n"
     if old and not old.endswith("\n"):
         old += "\n"

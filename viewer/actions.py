@@ -1,0 +1,192 @@
+"""The one action table: every thing the user can do by key or button, once.
+
+An :class:`Action` has one name, a button label, the words of the help overlay and
+what it does (``run(host)``).  Key bindings are data (:data:`KEYS`: action name ->
+key specs such as ``"ctrl+z"``, ``"right"``, ``"?"``); buttons name their action
+(:mod:`viewer.panel`); the help overlay is generated from this table
+(:func:`help_lines`).  Nothing here imports pygame: the window turns a key event into
+specs (:func:`event_specs` takes plain values) and looks them up in :func:`bindings`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import NamedTuple, Protocol
+
+import logic
+from viewer import clipboard
+from viewer.state import TOOLS, ViewerState
+
+__all__ = ["Action", "ACTIONS", "KEYS", "GROUPS", "Host", "bindings", "key_caption",
+           "event_specs", "help_lines", "run_action", "tooltip"]
+
+
+class Host(Protocol):
+    """What an action may use: the state model and the window's services."""
+
+    state: ViewerState
+
+    def export_png(self) -> object: ...
+
+    def export_gif(self) -> object: ...
+
+    def save_position(self) -> None: ...
+
+    def choose_playlist(self) -> None: ...
+
+
+class Action(NamedTuple):
+    """One user action: ``name`` (the key of :data:`ACTIONS`), the ``label`` of its
+    button (``""``: no button), the help ``group`` whose line lists its keys, and
+    ``run``."""
+
+    name: str
+    label: str
+    group: str
+    run: Callable[[Host], object]
+
+
+def _copy(host: Host) -> None:
+    clipboard.put_text(host.state.editor.fen)
+    host.state.say("FEN copied")
+
+
+def _paste(host: Host) -> None:
+    host.state.load_fen(clipboard.get_text())
+
+
+def _tool(sym: str) -> Action:
+    label = {"K": "W king", "P": "W pawn", "k": "B king", "p": "B pawn", "x": "Eraser"}[sym]
+    return Action(f"tool:{sym}", label, "tools", lambda h: h.state.select_tool(sym))
+
+
+def _step(where: str, label: str, group: str) -> Action:
+    return Action(f"play:{where}", label, group, lambda h: h.state.step_to(where))
+
+
+_TABLE: tuple[Action, ...] = (
+    *(_tool(sym) for sym in TOOLS),
+    Action("turn", "", "turn", lambda h: h.state.toggle_turn()),
+    Action("flip", "Flip (F)", "flip", lambda h: h.state.toggle_flip()),
+    Action("clear", "Clear", "", lambda h: h.state.clear()),
+    Action("help", "Help (H)", "help", lambda h: h.state.toggle_help()),
+    Action("undo", "Undo", "history", lambda h: h.state.undo()),
+    Action("redo", "Redo", "history", lambda h: h.state.redo()),
+    Action("copy", "Copy FEN", "clipboard", _copy),
+    Action("paste", "Paste FEN", "clipboard", _paste),
+    Action("play:toggle", "Play", "play", lambda h: h.state.timeline.toggle()),
+    _step("first", "|<", "ends"), _step("prev", "<", "steps"), _step("next", ">", "steps"),
+    _step("last", ">|", "ends"),
+    Action("back", "", "back", lambda h: h.state.back()),
+    Action("method", "", "choose", lambda h: h.state.next_method()),
+    Action("side", "", "choose", lambda h: h.state.toggle_side()),
+    Action("structure", "", "structure", lambda h: h.state.toggle_structure()),
+    Action("png", "Save PNG", "export", lambda h: h.export_png()),
+    Action("gif", "Save GIF", "export", lambda h: h.export_gif()),
+    Action("search", "", "search", lambda h: h.state.toggle_search()),
+    Action("open", "", "open", lambda h: h.choose_playlist()),
+    Action("next-case", "", "cases", lambda h: h.state.next_case(1)),
+    Action("prev-case", "", "cases", lambda h: h.state.next_case(-1)),
+    Action("add", "Add to my positions", "", lambda h: h.save_position()),
+)
+#: name -> action
+ACTIONS: dict[str, Action] = {a.name: a for a in _TABLE}
+
+#: key bindings: action name -> key specs ("ctrl+" prefix; pygame key names or the
+#: character typed)
+KEYS: dict[str, tuple[str, ...]] = {
+    "tool:K": ("1",), "tool:P": ("2",), "tool:k": ("3",), "tool:p": ("4",), "tool:x": ("0",),
+    "turn": ("t",), "flip": ("f",), "undo": ("ctrl+z",), "redo": ("ctrl+y",),
+    "copy": ("ctrl+c",), "paste": ("ctrl+v",), "play:toggle": ("space",),
+    "play:prev": ("left",), "play:next": ("right",), "play:first": ("home",),
+    "play:last": ("end",), "back": ("escape",), "method": ("m",), "side": ("s",),
+    "structure": ("l",), "png": ("ctrl+s",), "gif": ("ctrl+g",), "search": ("e",),
+    "open": ("o",), "help": ("h", "?"), "next-case": ("n", "page down"),
+    "prev-case": ("p", "page up"),
+}
+
+#: help groups in the order of the help overlay: group -> (keys caption or "" for the
+#: actions' keys joined by " / ", words)
+GROUPS: dict[str, tuple[str, str]] = {
+    "tools": ("", "tools: White king, White pawn, Black king, Black pawn / eraser"),
+    "turn": ("", "toggle side to move"),
+    "flip": ("", "flip the board"),
+    "history": ("", "undo / redo (every edit)"),
+    "clipboard": ("", "copy the FEN / paste a FEN"),
+    "play": ("", "play / pause the detector's steps"),
+    "steps": ("", "previous / next step"),
+    "ends": ("", "first / last step"),
+    "back": ("", "back to the live verdict (or close this help)"),
+    "choose": ("", "switch method ({methods}) / side (White / Black)"),
+    "structure": ("", "pawn-structure layer (files, rams, levers, backward, stragglers)"),
+    "export": ("", "save this frame as PNG / the whole trace as GIF"),
+    "search": ("", "search panel: pawnfence's search with and without detection, a UCI "
+                   "engine"),
+    "open": ("", "open a playlist (an EPD file, e.g. a scan's suspects.epd)"),
+    "cases": ("", "next / previous case of the playlist"),
+    "help": ("", "show / hide this help"),
+}
+
+_NAMES = {"space": "Space", "left": "Left", "right": "Right", "home": "Home", "end": "End",
+          "escape": "Esc", "page down": "PageDown", "page up": "PageUp"}
+
+
+def key_caption(spec: str) -> str:
+    """How a key spec is written for people: ``"ctrl+z"`` -> ``"Ctrl+Z"``."""
+    ctrl, _, key = spec.rpartition("+") if spec.startswith("ctrl+") else ("", "", spec)
+    word = _NAMES.get(key, key.upper() if len(key) == 1 else key.title())
+    return f"Ctrl+{word}" if ctrl else word
+
+
+def tooltip(name: str) -> str:
+    """The keys of action ``name`` for a button's tool tip ("" if none)."""
+    return " / ".join(key_caption(k) for k in KEYS.get(name, ()))
+
+
+def bindings() -> dict[str, str]:
+    """Key spec -> action name (each spec bound once)."""
+    out: dict[str, str] = {}
+    for name, specs in KEYS.items():
+        for spec in specs:
+            if spec in out:
+                raise ValueError(f"key {spec!r} bound to {out[spec]} and {name}")
+            out[spec] = name
+    return out
+
+
+def event_specs(key_name: str, unicode: str, ctrl: bool) -> list[str]:
+    """The specs a key press matches, most specific first: the key's name with a
+    ``ctrl+`` prefix when Ctrl (or Cmd) is held, then the character typed."""
+    specs = [("ctrl+" if ctrl else "") + key_name.lower()]
+    if unicode and unicode.isprintable() and not ctrl:
+        specs.append(unicode.lower() if unicode.isalpha() else unicode)
+    return specs
+
+
+def run_action(name: str, host: Host) -> bool:
+    """Run action ``name`` on ``host``; False if there is no such action."""
+    action = ACTIONS.get(name)
+    if action is None:
+        return False
+    action.run(host)
+    return True
+
+
+def _group_caption(group: str) -> str:
+    per_action = [KEYS.get(a.name, ()) for a in _TABLE if a.group == group]
+    if group == "tools":
+        keys = [key_caption(k[0]) for k in per_action]
+        return " ".join(keys[:-1]) + " / " + keys[-1]
+    if len(per_action) == 1:
+        return " or ".join(key_caption(k) for k in per_action[0])
+    rows = [" / ".join(key_caption(k[i]) for k in per_action if len(k) > i)
+            for i in range(max(map(len, per_action)))]
+    return ", ".join(rows)
+
+
+def help_lines(extra: Iterable[tuple[str, str]] = ()) -> tuple[tuple[str, str], ...]:
+    """``(keys, words)`` lines of the help overlay: ``extra`` (the mouse gestures) first,
+    then one line per help group of the action table, with the keys bound to it."""
+    methods = " / ".join(m.label for m in logic.METHODS.values())
+    return (*extra, *((caption or _group_caption(group), words.replace("{methods}", methods))
+                      for group, (caption, words) in GROUPS.items()))

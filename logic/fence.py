@@ -134,36 +134,55 @@ def figure8_fast(cols: bytes) -> int:
     # without arithmetic (this is the detector's hot path; a loop over the files
     # costs about twice as much in CPython).
     c0, c1, c2, c3, c4, c5, c6, c7 = cols
-    runs, top = _RUNS, _TOP
-    # Most fences need no backtracking: walk greedily (topmost start, topmost exit
-    # on every file).  If that reaches the h-file every exit it took led to the
-    # h-file, so each was the topmost *alive* exit: it is Figure 8's path.
     starts = c0 & _RANKS_2_TO_7
     if not starts:
         return 0
-    e = top[starts]
+    return _greedy(c0, c1, c2, c3, c4, c5, c6, c7, _TOP[starts]) or _alive(cols)
+
+
+def _greedy(c0: int, c1: int, c2: int, c3: int, c4: int, c5: int, c6: int, c7: int, e: int
+            ) -> int:
+    """Most fences need no backtracking: walk greedily from the a-file rank ``e`` (the
+    topmost start, then the topmost exit on every file).  If that reaches the h-file,
+    every exit it took led to the h-file, so each was the topmost *alive* exit: it is
+    Figure 8's path.  Returns 0 when the walk gets stuck."""
+    runs, top = _RUNS, _TOP
     x = top[runs[c0][e] & c1]
-    if x >= 0:
-        fence = _S0[e][x]
-        e = top[runs[c1][x] & c2]
-        if e >= 0:
-            fence |= _S1[x][e]
-            x = top[runs[c2][e] & c3]
-            if x >= 0:
-                fence |= _S2[e][x]
-                e = top[runs[c3][x] & c4]
-                if e >= 0:
-                    fence |= _S3[x][e]
-                    x = top[runs[c4][e] & c5]
-                    if x >= 0:
-                        fence |= _S4[e][x]
-                        e = top[runs[c5][x] & c6]
-                        if e >= 0:
-                            fence |= _S5[x][e]
-                            x = top[runs[c6][e] & c7]
-                            if x >= 0:
-                                return fence | _LAST[e][x]
-    hits = _HITS
+    if x < 0:
+        return 0
+    fence = _S0[e][x]
+    e = top[runs[c1][x] & c2]
+    if e < 0:
+        return 0
+    fence |= _S1[x][e]
+    x = top[runs[c2][e] & c3]
+    if x < 0:
+        return 0
+    fence |= _S2[e][x]
+    e = top[runs[c3][x] & c4]
+    if e < 0:
+        return 0
+    fence |= _S3[x][e]
+    x = top[runs[c4][e] & c5]
+    if x < 0:
+        return 0
+    fence |= _S4[e][x]
+    e = top[runs[c5][x] & c6]
+    if e < 0:
+        return 0
+    fence |= _S5[x][e]
+    x = top[runs[c6][e] & c7]
+    if x < 0:
+        return 0
+    return fence | _LAST[e][x]
+
+
+def _alive(cols: bytes) -> int:
+    """Figure 8's path when the greedy walk got stuck: one backward pass marks the runs
+    from which the h-file can be reached, one forward pass takes the topmost alive start
+    and, on every file, the topmost alive exit (0 when no start is alive)."""
+    c0, c1, c2, c3, c4, c5, c6, c7 = cols
+    runs, top, hits = _RUNS, _TOP, _HITS
     a6 = hits[c6][c6 & c7]
     if not a6:
         return 0

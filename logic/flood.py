@@ -171,57 +171,44 @@ def flood_structure(w: int, b: int, rec: Recorder | None = None) -> Structure:
             )
         raw = _new(Boards, (chain, fence, fence, flood, 0, flood, drowned, _ALL))
         return _new(Structure, ("wiki dynamic", "capture", (p, t), raw, (), _ALL, "", 0))
-    notes: list[Note] = []
+    notes: list[Note] = [Note(p, "fence-lever", False, "wiki dynamic", "chain-lever", None,
+                              None) for p in chess.scan_forward(chain & b_att)]
     kmask = _ALL
-    fail: Note | None = None
-    levers = chain & b_att
-    while levers:
-        pbit = levers & -levers
-        levers ^= pbit
-        notes.append(Note(pbit.bit_length() - 1, "fence-lever", False, "wiki dynamic",
-                          "chain-lever", None, None))
-    dyn = w & ~fence
-    while dyn:
-        pbit = dyn & -dyn
-        dyn ^= pbit
-        p = pbit.bit_length() - 1
-        if pbit & flood:  # below: must not lever and must end up rammed
-            if b_att & pbit:
-                note = Note(p, "below", False, "wiki dynamic", "lever", p, None)
-            else:
-                s = p + 8
-                note = Note(p, "below", False, "wiki dynamic", "runs", None, None)
-                while s < 64:
-                    sbit = 1 << s
-                    if bf & sbit:
-                        note = Note(p, "below", True, "wiki dynamic", "ram", s, None)
-                        break
-                    if b_att & sbit:
-                        note = Note(p, "below", False, "wiki dynamic", "engage", s, None)
-                        break
-                    if chain & sbit:
-                        note = Note(p, "below", True, "wiki dynamic", "own", s, None)
-                        break
-                    s += 8
+    for p in chess.scan_forward(w & ~fence):
+        if flood >> p & 1:  # below: must not lever and must end up rammed
+            notes.append(_below_note(p, bf, b_att, chain))
         else:  # above the fence: a passed pawn with the defending king in front
             span = _NORTH_SPAN[p]
             guard = span | ((span << 1) & _NOT_A & _ALL) | ((span >> 1) & _NOT_H)
             if bf & guard:
-                note = Note(p, "above", False, "wiki dynamic", "above-not-passed", None, None)
+                notes.append(Note(p, "above", False, "wiki dynamic", "above-not-passed", None,
+                                  None))
             else:
                 kmask &= span
-                note = Note(p, "above", True, "wiki dynamic", "above", None, span)
-        notes.append(note)
-    for note in notes:
-        if not note[2]:
-            fail = note
-            break
+                notes.append(Note(p, "above", True, "wiki dynamic", "above", None, span))
+    fail = next((note for note in notes if not note.ok), None)
     raw = _new(Boards, (chain, fence, fence, flood, 0, flood, drowned, kmask))
     used = "wiki dynamic" if notes else "wiki flood"
     if fail is not None:
         return _new(Structure, (fail.rule, "pawn", (fail.square,), raw, tuple(notes), kmask,
                                 used, pawn_guard(w, b)))
     return _new(Structure, (None, "", (), raw, tuple(notes), kmask, used, pawn_guard(w, b)))
+
+
+def _below_note(p: int, bf: int, b_att: int, chain: int) -> Note:
+    """The wiki's rule for a dynamic pawn below the fence (in the flood): it must not be a
+    lever, and walking up its file it must end rammed by a black pawn or stopped by an own
+    fence pawn before it meets a square a black pawn attacks."""
+    if b_att >> p & 1:
+        return Note(p, "below", False, "wiki dynamic", "lever", p, None)
+    for s in range(p + 8, 64, 8):
+        if bf >> s & 1:
+            return Note(p, "below", True, "wiki dynamic", "ram", s, None)
+        if b_att >> s & 1:
+            return Note(p, "below", False, "wiki dynamic", "engage", s, None)
+        if chain >> s & 1:
+            return Note(p, "below", True, "wiki dynamic", "own", s, None)
+    return Note(p, "below", False, "wiki dynamic", "runs", None, None)
 
 
 class FloodMethod(StaticMethod):

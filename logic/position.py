@@ -77,10 +77,9 @@ def iter_epd(lines: Iterable[str]) -> Iterator[tuple[int, chess.Board | Position
     neither blank nor a ``#`` comment; a bad line gives its :class:`PositionError` in
     place of the board (and no operations), so readers choose to skip or report it."""
     for n, line in enumerate(lines, 1):
-        if line.startswith(_LONG):
-            size = int(line[len(_LONG):])
-            yield n, PositionError(f"<{size:,} characters>",
-                                   f"line longer than {MAX_LINE:,} characters, skipped"), {}
+        cut = line.rfind(_LONG)
+        if cut >= 0:
+            yield (n, *_long_line(line[:cut], int(line[cut + len(_LONG):])))
             continue
         if not line.strip() or line.lstrip().startswith("#"):
             continue
@@ -92,7 +91,23 @@ def iter_epd(lines: Iterable[str]) -> Iterator[tuple[int, chess.Board | Position
         yield n, board, ops
 
 
-#: the longest line a reader accepts (characters); longer lines are reported and skipped
+def _long_line(head: str, size: int) -> tuple[chess.Board | PositionError, dict[str, object]]:
+    """A line cut by :func:`bounded_lines` after its first ``MAX_LINE`` characters (of
+    ``size``): the position with the operations that are complete in ``head`` and a
+    ``warning``, or an error naming the size."""
+    note = f"line of {size:,} characters cut at {MAX_LINE:,}"
+    for text in (head[:head.rfind(";") + 1], " ".join(head.split()[:4])):
+        if not text.strip():
+            continue
+        try:
+            board, ops = parse_epd_line(text)
+        except PositionError:
+            continue
+        return board, {**ops, "warning": note}
+    return PositionError(head[:80], f"not a FEN or EPD position ({note})"), {}
+
+
+#: the longest line a reader accepts (characters); longer lines are cut and reported
 MAX_LINE = 100_000
 #: a reader gives up on a file after skipping this many characters of one line
 _MAX_SKIP = 50_000_000
@@ -113,10 +128,10 @@ def open_text(path: str | Path) -> TextIO:
 
 
 def bounded_lines(fh: TextIO, limit: int = MAX_LINE) -> Iterator[str]:
-    """The lines of ``fh``, none longer than ``limit`` characters: a longer line is
-    replaced by a marker line that :func:`iter_epd` reports as an error, and the rest of
-    it is skipped (a reader never holds an unbounded line in memory).  After skipping
-    about 50 M characters of one line the reading stops with a ``ValueError``."""
+    """The lines of ``fh``, none much longer than ``limit`` characters: a longer line is
+    cut after ``limit`` characters and marked, its rest skipped (a reader never holds an
+    unbounded line in memory; :func:`iter_epd` keeps the position and reports the cut).
+    After about 50 M characters of one line the reading stops with a ``ValueError``."""
     while True:
         line = fh.readline(limit + 1)
         if not line:
@@ -124,15 +139,15 @@ def bounded_lines(fh: TextIO, limit: int = MAX_LINE) -> Iterator[str]:
         if len(line) <= limit or line.endswith("\n"):
             yield line
             continue
-        skipped = len(line)
+        size = len(line)
         while True:
             rest = fh.readline(1 << 20)
-            skipped += len(rest)
+            size += len(rest)
             if not rest or rest.endswith("\n"):
                 break
-            if skipped > _MAX_SKIP:
+            if size > _MAX_SKIP:
                 raise ValueError(f"a line longer than {_MAX_SKIP:,} characters: stopped reading")
-        yield _LONG + f"{skipped}\n"
+        yield line[:limit] + _LONG + f"{size}\n"
 
 
 _LONG = "\x00pawnfence-long-line:"

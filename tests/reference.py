@@ -136,6 +136,30 @@ def _exception_34(sq: int, w: int, fixed: int, fence: int) -> bool:
     return sides[0] == sides[1] and sides[0] <= 4
 
 
+def _walk_up(p: int, w: int, bp: int, fixed: int, b_att: int, fence: int) -> tuple:
+    """3.3 for a pawn below the fence that is no lever: the first square up its file
+    that holds a pawn, is on the fence (3.2 / 3.4 there) or is attacked."""
+    from logic.paper import CODES_32  # only the code names
+
+    s = p + 8
+    while True:
+        if _bit(w, s):
+            return (p, "below", True, "paper 3.3", "own", s, None)
+        if _bit(bp, s):
+            return (p, "below", True, "paper 3.3", "ram", s, None)
+        if _bit(fence, s):
+            i = _condition_32(s, w, bp, b_att)
+            if i == 7:
+                return (p, "below", True, "paper 3.2", "reach-ok", s, None)
+            if i == 3 and _exception_34(s, w, fixed, fence):
+                fmask = int(chess.BB_FILES[chess.square_file(s)])
+                return (p, "below", True, "paper 3.4", "reach-34", s, fmask)
+            return (p, "below", False, "paper 3.2", CODES_32["reach"][i], s, None)
+        if _bit(b_att, s):
+            return (p, "below", False, "paper 3.3", "engage", s, None)
+        s += 8
+
+
 def paper_pawn_notes(w: int, bp: int, fixed: int, b_att: int, fence: int, sf: int
                      ) -> tuple[list[tuple], int, str, tuple[str, int] | None]:
     """Paper 3.1-3.4 read pawn by pawn and square by square (the detector does it
@@ -157,28 +181,7 @@ def paper_pawn_notes(w: int, bp: int, fixed: int, b_att: int, fence: int, sf: in
         elif _bit(b_att, p):  # 3.3: a lever below the fence
             notes.append((p, "below", False, "paper 3.3", "lever", p, None))
         else:  # 3.3: walk up the file
-            s = p + 8
-            while True:
-                if _bit(w, s):
-                    notes.append((p, "below", True, "paper 3.3", "own", s, None))
-                elif _bit(bp, s):
-                    notes.append((p, "below", True, "paper 3.3", "ram", s, None))
-                elif _bit(fence, s):
-                    i = _condition_32(s, w, bp, b_att)
-                    if i == 7:
-                        notes.append((p, "below", True, "paper 3.2", "reach-ok", s, None))
-                    elif i == 3 and _exception_34(s, w, fixed, fence):
-                        fmask = int(chess.BB_FILES[chess.square_file(s)])
-                        notes.append((p, "below", True, "paper 3.4", "reach-34", s, fmask))
-                    else:
-                        notes.append((p, "below", False, "paper 3.2", CODES_32["reach"][i],
-                                      s, None))
-                elif _bit(b_att, s):
-                    notes.append((p, "below", False, "paper 3.3", "engage", s, None))
-                else:
-                    s += 8
-                    continue
-                break
+            notes.append(_walk_up(p, w, bp, fixed, b_att, fence))
     kmask = chess.BB_ALL
     used = "paper 2.3"
     fail = None

@@ -83,11 +83,15 @@ def test_a_line_without_end_is_capped_not_held_in_memory(tmp_path) -> None:
     big.write_text(WIKI + "\n" + "x" * 3_000_000 + "\n" + WIKI.replace(" w ", " b ") + "\n")
     entries = list(read_epd(big))
     assert [e.board is not None for e in entries] == [True, False, True]
-    assert "longer than 100,000 characters" in str(entries[1].error)
+    assert "3,000,001 characters cut at 100,000" in str(entries[1].error)
     r = cli("classify", str(big))
     assert r.returncode == 0
     lines = [json.loads(x) for x in r.stdout.splitlines()]
-    assert len(lines) == 3 and "longer than" in lines[1]["error"]
+    assert len(lines) == 3 and "cut at 100,000" in lines[1]["error"]
+    comment = tmp_path / "comment.epd"  # a position with a huge comment keeps its position
+    comment.write_text(WIKI.rsplit(" ", 2)[0] + ' id "big"; c0 "' + "y" * 500_000 + '";\n')
+    (entry,) = read_epd(comment)
+    assert entry.board is not None and "cut at 100,000" in str(entry.ops["warning"])
 
 
 def test_dev_zero_and_a_fifo_are_refused_not_waited_on(tmp_path) -> None:

@@ -22,14 +22,15 @@ import chess
 
 import logic
 from logic.assets import asset_path
-from logic.position import open_text, read_positions
+from logic.position import PositionFileError, load_boards, open_text
 
 __all__ = ["run_bench", "load_positions", "measure"]
 
 
 def load_positions(path: str | None = None) -> list[chess.Board]:
-    """Unique K+P boards from an EPD/FEN file (default: ``assets/bench.epd``)."""
-    return [e.board for e in read_positions(path or asset_path("bench.epd"), unique=True)]
+    """Unique boards from an EPD/FEN file (default: ``assets/bench.epd``); raises
+    :class:`~logic.position.PositionFileError`."""
+    return load_boards(path or asset_path("bench.epd"), unique=True)
 
 
 def _best(rounds: int, setup: Callable[[], None], body: Callable[[], None]) -> float:
@@ -133,12 +134,8 @@ def run_bench(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     try:
         boards = load_positions(args.file)
-    except (OSError, ValueError) as exc:
-        print(f"pawnfence: cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}",
-              file=sys.stderr)
-        return 2
-    if not boards:
-        print(f"pawnfence: no positions in {args.file}", file=sys.stderr)
+    except PositionFileError as exc:
+        print(f"pawnfence: {exc}", file=sys.stderr)
         return 2
     r = measure(boards, args.rounds)
     if args.json:

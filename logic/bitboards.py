@@ -40,6 +40,7 @@ __all__ = [
     "squares_below",
     "squares_above",
     "bb_of",
+    "NORTH_SPAN",
 ]
 
 BB_ALL = chess.BB_ALL
@@ -170,3 +171,7 @@ def bb_of(*squares: chess.Square) -> int:
     for sq in squares:
         bb |= chess.BB_SQUARES[sq]
     return bb
+
+
+#: ``NORTH_SPAN[s]``: the squares on ``s``'s file strictly above it (towards rank 8)
+NORTH_SPAN: tuple[int, ...] = tuple(front_span(1 << s, chess.WHITE) for s in range(64))

@@ -11,7 +11,7 @@ from typing import TextIO
 import chess
 
 from logic.assets import asset_path
-from logic.position import read_positions
+from logic.position import PositionFileError, load_boards
 from logic.search import Searcher, from_board
 
 __all__ = ["run_experiment", "experiment"]
@@ -38,13 +38,9 @@ def run_experiment(args: argparse.Namespace, out: TextIO) -> int:
     """Print Table 1's columns for the positions of ``args.file``."""
     path = args.file or asset_path("experiment.epd")
     try:
-        boards = [e.board for e in read_positions(path, kp_only=True)]
-    except (OSError, ValueError) as exc:
-        print(f"pawnfence: cannot read {path}: {getattr(exc, 'strerror', None) or exc}",
-              file=sys.stderr)
-        return 2
-    if not boards:
-        print(f"pawnfence: no legal king-and-pawn positions in {path}", file=sys.stderr)
+        boards = load_boards(path, kp_only=True)
+    except PositionFileError as exc:
+        print(f"pawnfence: {exc}", file=sys.stderr)
         return 2
     if args.limit:
         boards = boards[: args.limit]

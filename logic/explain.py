@@ -99,6 +99,9 @@ def verdict_reason(v: Verdict) -> str:
         return f"{nm.us}'s king on {nm.name(wk)} is not below the fence ({v.rule})"
     if code == "defender-below":
         return f"{nm.them}'s king on {nm.name(bk)} is below the fence too ({v.rule})"
+    if code == "capture":  # paper 3 (and the flood's drowned pawns)
+        return (f"{nm.name(args[0])} can take {nm.name(args[1])}: the structure changes, no "
+                f"blockage ({v.rule})")
     if code == "zugzwang":
         return f"{nm.them}'s king on {nm.name(bk)} has no vacant square: zugzwang ({v.rule})"
     if code == "pawn":

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 import chess
 
-from logic.bitboards import BB_ALL, BB_NOT_A, BB_NOT_H, king_attacks_setwise
+from logic.bitboards import BB_ALL, BB_NOT_A, BB_NOT_H, NORTH_SPAN, king_attacks_setwise
 from logic.fence import black_pawn_attacks
 from logic.kings import pawn_guard
 from logic.records import Boards, Note, Structure
@@ -29,8 +29,7 @@ _NOT_A = BB_NOT_A
 _NOT_H = BB_NOT_H
 _WHITE_PAWN_ATTACKS = chess.BB_PAWN_ATTACKS[chess.WHITE]
 _new = tuple.__new__
-#: squares on a square's file strictly above it
-_NORTH_SPAN = [chess.BB_FILES[sq & 7] & ~((2 << sq) - 1) & _ALL for sq in range(64)]
+_NORTH_SPAN = NORTH_SPAN
 
 
 def ram_fence(w: int, b: int) -> int:
@@ -232,9 +231,6 @@ class FloodMethod(StaticMethod):
         if code == "flood-breakthrough":
             top = v.boards.flood.bit_length() - 1
             return f"no fence: the king flood breaks through to {name.name(top)} ({v.rule})"
-        if code == "capture":
-            return (f"{name.name(v.args[0])} can take {name.name(v.args[1])}: the structure "
-                    f"changes, no blockage ({v.rule})")
         return None
 
     def note_text(self, name: Any, note: Note, ok: bool, bk: int) -> str | None:

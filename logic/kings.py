@@ -48,21 +48,21 @@ def make_decide(king_section: str, structural: Container[str],
     one call level fewer than a bound method on the detector's hot path)."""
 
     def bound(st: Structure, wk: int, bk: int) -> Decision:
-        fail_rule, code = st[0], st[1]
+        fail_rule, code, args, boards, stored, kmask, used, guard = st
         if code in structural:
-            return False, fail_rule, code, st[2]
-        below = st[3][3]
+            return False, fail_rule, code, args
+        below = boards[3]
         if not below >> wk & 1:
             return False, king_section, "king-not-below", (wk,)
         if below >> bk & 1:
             return False, king_section, "defender-below", (bk,)
-        if not _KING[bk] & ~(st[7] | _KING[wk]):
+        if not _KING[bk] & ~(guard | _KING[wk]):
             return False, "paper 2.3", "zugzwang", (bk,)
         if fail_rule is not None:
-            return False, fail_rule, code, st[2]
-        if not st[5] >> bk & 1:
-            first = next(n for n in notes(st[4]) if n[6] is not None and not n[6] >> bk & 1)
+            return False, fail_rule, code, args
+        if not kmask >> bk & 1:
+            first = next(n for n in notes(stored) if n[6] is not None and not n[6] >> bk & 1)
             return False, first[3], "pawn", (first[0],)
-        return True, st[6], "blocked", ()
+        return True, used, "blocked", ()
 
     return bound

@@ -24,8 +24,8 @@ import chess
 
 from logic.assets import asset_path
 
-__all__ = ["SIZE", "build", "probe", "probe_board", "kpk_index", "normalise", "load_bitbase",
-           "KPKError", "is_kpk"]
+__all__ = ["SIZE", "build", "probe", "probe_board", "kpk_index", "normalise",
+           "normalise_squares", "load_bitbase", "KPKError", "is_kpk"]
 
 SIZE = 2 * 24 * 64 * 64
 INVALID, UNKNOWN, DRAW, WIN = 0, 1, 2, 4
@@ -149,16 +149,22 @@ def normalise(board: chess.Board) -> tuple[bool, int, int, int, chess.Color]:
     if not is_kpk(board):
         raise KPKError(f"not a king and pawn versus king position: {board.fen()!r}")
     strong = chess.WHITE if board.pawns & board.occupied_co[chess.WHITE] else chess.BLACK
-    pawn = chess.lsb(board.pawns)
-    wk = board.king(strong)
-    bk = board.king(not strong)
+    wk, bk = board.king(chess.WHITE), board.king(chess.BLACK)
     assert wk is not None and bk is not None
-    stm_black = board.turn != strong
+    return (*normalise_squares(strong, board.turn, wk, bk, chess.lsb(board.pawns)), strong)
+
+
+def normalise_squares(strong: chess.Color, turn: chess.Color, wk: int, bk: int, pawn: int
+                      ) -> tuple[bool, int, int, int]:
+    """``(black_to_move, wk, bk, pawn)`` of a KPK position given by squares (``strong``:
+    the side with the pawn, ``turn``: the side to move), with the strong side as White
+    (the board flipped vertically for Black) and the pawn on files a-d (mirrored
+    horizontally otherwise): the bitbase's index space."""
     if not strong:
-        pawn, wk, bk = chess.square_mirror(pawn), chess.square_mirror(wk), chess.square_mirror(bk)
-    if chess.square_file(pawn) > 3:
-        pawn, wk, bk = pawn ^ 7, wk ^ 7, bk ^ 7
-    return stm_black, wk, bk, pawn, strong
+        wk, bk, pawn = bk ^ 0x38, wk ^ 0x38, pawn ^ 0x38
+    if pawn & 7 > 3:
+        wk, bk, pawn = wk ^ 7, bk ^ 7, pawn ^ 7
+    return turn != strong, wk, bk, pawn
 
 
 def is_kpk(board: chess.Board) -> bool:

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 import chess
 
-from logic.bitboards import BB_NOT_A, BB_NOT_H
+from logic.bitboards import BB_NOT_A, BB_NOT_H, NORTH_SPAN
 from logic.fence import ccl_labels, dfs_fence, figure8_fast, king_reach, marking
 from logic.kings import pawn_guard
 from logic.records import Boards, Note, Structure
@@ -62,7 +62,7 @@ CODES_32 = {
     ]
     for prefix in ("on", "reach")
 }
-_NORTH_SPAN = [chess.BB_FILES[sq & 7] & ~((2 << sq) - 1) & _ALL for sq in range(64)]
+_NORTH_SPAN = NORTH_SPAN
 
 
 def _check_34(s: int, w: int, fixed: int, fence: int) -> bool:
@@ -421,7 +421,7 @@ class PaperMethod(StaticMethod):
         )
 
     def reason(self, v: Verdict, name: Any) -> str | None:
-        code, args = v.code, v.args
+        code = v.code
         us, them = name.us, name.them
         if code == "no-fence":
             marked = v.boards.marked
@@ -432,9 +432,6 @@ class PaperMethod(StaticMethod):
         if code == "removal-breaks":
             return (f"no fence once the {them} pawns below it are removed: {us}'s king can "
                     f"capture them ({v.rule})")
-        if code == "capture":
-            return (f"{name.name(args[0])} can take {name.name(args[1])}: the structure "
-                    f"changes, no blockage ({v.rule})")
         return None
 
     def note_text(self, name: Any, note: Note, ok: bool, bk: int) -> str | None:

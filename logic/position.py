@@ -20,7 +20,8 @@ from typing import NamedTuple, TextIO
 import chess
 
 __all__ = ["PositionError", "parse_position", "parse_epd_line", "iter_epd", "open_text",
-           "bounded_lines", "EpdEntry", "read_epd", "read_positions", "MAX_LINE"]
+           "bounded_lines", "EpdEntry", "read_epd", "read_positions", "MAX_LINE",
+           "PositionFileError", "load_boards"]
 
 
 class PositionError(ValueError):
@@ -206,3 +207,23 @@ def read_positions(source: str | Path | Iterable[str], *, kp_only: bool = False,
             seen.add(key)
         out.append(entry)
     return out
+
+
+class PositionFileError(ValueError):
+    """A position file a command cannot use; the message names the file and the reason."""
+
+
+def load_boards(path: str | Path, *, kp_only: bool = False, unique: bool = False
+                ) -> list[chess.Board]:
+    """The boards of :func:`read_positions` for a command: raises
+    :class:`PositionFileError` ("cannot read FILE: ...", "no positions in FILE") instead
+    of returning nothing or letting an ``OSError`` through."""
+    try:
+        boards = [e.board for e in read_positions(path, kp_only=kp_only, unique=unique)]
+    except (OSError, ValueError) as exc:
+        raise PositionFileError(f"cannot read {path}: "
+                                f"{getattr(exc, 'strerror', None) or exc}") from None
+    if not boards:
+        what = "legal king-and-pawn positions" if kp_only else "positions"
+        raise PositionFileError(f"no {what} in {path}")
+    return boards

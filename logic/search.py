@@ -26,7 +26,7 @@ from typing import NamedTuple
 import chess
 
 from logic import kpk
-from logic.bitboards import front_span
+from logic.bitboards import BB_NOT_A, BB_NOT_H, front_span
 from logic.blockage import is_blocked
 from logic.uci import check_seconds
 
@@ -37,8 +37,8 @@ WIN = 10_000
 DECISIVE = 5_000  # |score| above this means a forced win (promotion or KPK)
 DRAW = 0
 _ALL = chess.BB_ALL
-_NOT_A = _ALL & ~chess.BB_FILE_A
-_NOT_H = _ALL & ~chess.BB_FILE_H
+_NOT_A = BB_NOT_A
+_NOT_H = BB_NOT_H
 _KING = chess.BB_KING_ATTACKS
 _PATK = chess.BB_PAWN_ATTACKS  # [color][square]
 _RANK = [s >> 3 for s in range(64)]
@@ -250,15 +250,8 @@ class Searcher:
         if (w | b).bit_count() != 1:
             return None
         strong_white = bool(w)
-        p = (w | b).bit_length() - 1
-        if strong_white:
-            swk, sbk, sp, black_to_move = wk, bk, p, not white
-        else:
-            swk, sbk, sp = chess.square_mirror(bk), chess.square_mirror(wk), chess.square_mirror(p)
-            black_to_move = white
-        if sp & 7 > 3:
-            swk, sbk, sp = swk ^ 7, sbk ^ 7, sp ^ 7
-        if not kpk.probe(black_to_move, swk, sbk, sp):
+        if not kpk.probe(*kpk.normalise_squares(strong_white, white, wk, bk,
+                                                 (w | b).bit_length() - 1)):
             return DRAW
         strong_to_move = white == strong_white
         v = WIN - 100 - ply

@@ -3,7 +3,7 @@
 The detectors reason on a board oriented so that the side under test plays
 "White" (paper 2: "The process applies similarly for Black").  A
 :class:`Recorder` turns each internal event into a :class:`Step` in real board
-coordinates: bitboards are flipped back with ``chess.flip_vertical`` and
+coordinates: bitboards are flipped back (``logic.bitboards.flip``) and
 squares/colour words in the text name the real position.
 
 Recording is optional: detectors take ``rec: Recorder | None`` and guard every
@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import chess
+
+from logic.bitboards import flip
 
 __all__ = ["Step", "Recorder"]
 
@@ -104,7 +106,7 @@ class Recorder:
 
     def bb(self, bb: int) -> int:
         """A bitboard of the oriented board in real coordinates."""
-        return chess.flip_vertical(bb) if self.flipped else bb
+        return flip(bb) if self.flipped else bb
 
     def sq(self, square: int) -> int:
         """A square of the oriented board in real coordinates."""

@@ -101,6 +101,16 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
     x.add_argument("--time", type=seconds_arg, default=1.0,
                    help="seconds per position and setting")
     x.add_argument("--limit", type=positive_int, help="only the first N positions")
+    x.add_argument("--methods", help="comma-separated detecting methods (default: every one "
+                   "in the registry that is cheap enough for a search node)")
+    x.add_argument("--jobs", type=positive_int, help="worker processes (default: all cores)")
+    x.add_argument("--out", help="folder for the resumable runs (default: "
+                   "experiment-out/FILE-STEM), created if missing")
+    x.add_argument("--exact", type=seconds_arg, metavar="SECONDS",
+                   help="also judge every position with the exact prover, at most SECONDS "
+                   "per side")
+    x.add_argument("--json", action="store_true", help="print the table as JSON")
+    x.add_argument("--quiet", action="store_true", help="no progress bar")
     x.set_defaults(run=_experiment)
 
     b = parsers["bench"] = sub.add_parser("bench", help="detector throughput beside "

@@ -1,41 +1,206 @@
-"""``pawnfence experiment``: paper 4, Table 1 — every position searched for the same time
-with blockage detection on and off; nodes, blockages, draws (positions whose score is
-exactly 0.00), nodes per second and the speed overhead of detection."""
+"""``pawnfence experiment``: paper 4, Table 1, on any EPD file.
+
+Every position is searched for the same time with blockage detection off and on, once
+per detecting method of the registry (paper, flood, ...): nodes, blockages detected,
+draws (positions whose score is exactly 0.00), nodes per second and the speed overhead
+of detection.  With ``--exact SECONDS`` the exact prover judges every position for
+both sides: how many of the 0.00 answers it confirms (neither side can win) and how
+many non-zero answers it proves drawn.
+
+The run is parallel over cores (each position's settings run one after the other in
+the same worker, so the overhead compares like with like), resumable (every finished
+position is appended to ``OUT/runs.jsonl``; a killed run restarted with the same
+command loses and repeats nothing; malformed lines are set aside into
+``OUT/errors.log``) and shows a progress bar with an ETA.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
-from typing import TextIO
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
 
 import chess
 
+import logic
 from logic.assets import asset_path
+from logic.files import atomic_write_text
 from logic.position import PositionFileError, load_boards
+from logic.runlog import Progress, carried_notes, load_rows
 from logic.search import Searcher, from_board
 
-__all__ = ["run_experiment", "experiment"]
+__all__ = ["run_experiment", "experiment", "measure_position", "table", "PAPER_TABLE_1"]
+
+#: the paper's Table 1 (3,118 drawn master-game positions, 10 s a position)
+PAPER_TABLE_1 = {"on": {"nodes": 24_474_565_168, "blockages": 13_082_174, "draws": 895,
+                        "nps": 785_235},
+                 "off": {"nodes": 25_232_289_880, "blockages": 0, "draws": 569,
+                         "nps": 809_547}}
 
 
-def experiment(boards: list[chess.Board], seconds: float) -> dict[str, dict[str, float]]:
-    """Totals per setting ("on"/"off"): nodes, blockages, draws, nps, positions."""
+def detecting_methods() -> list[str]:
+    """The registry's methods cheap enough for every search node (``static``)."""
+    return [name for name, m in logic.METHODS.items() if m.static]
+
+
+def measure_position(fen: str, seconds: float, settings: Sequence[str],
+                     exact_seconds: float = 0.0) -> dict[str, Any]:
+    """One position's row: for each setting (``"off"`` or a method name) the search's
+    nodes, blockages, score (side to move's view, centipawns), depth and time; with
+    ``exact_seconds`` the exact prover's status for each side."""
+    board = chess.Board(fen)
+    pos = from_board(board)
+    row: dict[str, Any] = {"fen": fen, "seconds": seconds, "runs": {}}
+    for setting in settings:
+        on = setting != "off"
+        r = Searcher(blockage=on, method=setting if on else "paper").search(pos,
+                                                                           seconds=seconds)
+        row["runs"][setting] = {"nodes": r.nodes, "blockages": r.blockages, "score": r.score,
+                                "depth": r.depth, "elapsed": round(r.seconds, 4)}
+    if exact_seconds:
+        row["exact"] = _exact(board, exact_seconds)
+    return row
+
+
+def _exact(board: chess.Board, seconds: float) -> dict[str, str]:
+    """The exact prover's status for each side (``"blocked"``, ``"breaks"``,
+    ``"unknown"``), or ``"n/a"`` when no exact method is registered."""
+    method = logic.METHODS.get("exact")
+    if method is None:
+        return {"white": "n/a", "black": "n/a"}
     out = {}
-    for setting, on in (("on", True), ("off", False)):
-        nodes = blockages = draws = 0
-        elapsed = 0.0
-        for board in boards:
-            r = Searcher(blockage=on).search(from_board(board), seconds=seconds)
-            nodes += r.nodes
-            blockages += r.blockages
-            draws += r.score == 0
-            elapsed += r.seconds
-        out[setting] = {"nodes": nodes, "blockages": blockages, "draws": draws,
-                        "nps": nodes / max(elapsed, 1e-9), "positions": len(boards)}
+    for color in chess.COLORS:
+        v = method.solve(board, color, max_seconds=seconds)
+        out[chess.COLOR_NAMES[color]] = v.status
     return out
 
 
+def _row_problem(row: Any) -> str:
+    if not isinstance(row, dict):
+        return f"a JSON {type(row).__name__}, not an object"
+    if not isinstance(row.get("fen"), str) or not isinstance(row.get("runs"), dict):
+        return "'fen' or 'runs' missing or mistyped"
+    for setting, run in row["runs"].items():
+        if not isinstance(run, dict) or not all(isinstance(run.get(k), int | float) for k in
+                                                ("nodes", "blockages", "score", "elapsed")):
+            return f"run {setting!r} malformed"
+    if not isinstance(row.get("seconds"), int | float):
+        return "'seconds' missing"
+    return ""
+
+
+def _task(args: tuple[str, float, tuple[str, ...], float]) -> dict[str, Any]:
+    return measure_position(*args)
+
+
+def _ignore_sigint() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def experiment(fens: Sequence[str], seconds: float, settings: Sequence[str], *,
+               out_dir: Path, jobs: int = 1, exact_seconds: float = 0.0,
+               progress: TextIO | None = None) -> list[dict[str, Any]]:
+    """Run (or resume) the experiment over ``fens``; returns one row per position in
+    input order.  Rows already in ``out_dir/runs.jsonl`` with the same settings, time
+    and exact budget are reused."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    log = out_dir / "runs.jsonl"
+    errors: list[str] = []
+    wanted = set(settings)
+    done = {r["fen"]: r for r in load_rows(log, _row_problem, errors)
+            if r["seconds"] == seconds and set(r["runs"]) == wanted
+            and (not exact_seconds or "exact" in r)}
+    todo = [f for f in dict.fromkeys(fens) if f not in done]
+    bar = Progress(len(set(fens)), progress)
+    bar.step(len(set(fens)) - len(todo), resumed=True)
+    with open(log, "a", encoding="utf-8") as fh:
+        for row in _rows(todo, seconds, tuple(settings), exact_seconds, jobs):
+            fh.write(json.dumps(row) + "\n")
+            fh.flush()
+            done[row["fen"]] = row
+            bar.step()
+    rows = [done[f] for f in dict.fromkeys(fens)]
+    atomic_write_text(log, "".join(json.dumps(r) + "\n" for r in rows))
+    notes = carried_notes(out_dir / "errors.log")
+    atomic_write_text(out_dir / "errors.log", "".join(e + "\n" for e in [*notes, *errors]))
+    return rows
+
+
+def _rows(todo: list[str], seconds: float, settings: tuple[str, ...], exact_seconds: float,
+          jobs: int) -> Iterable[dict[str, Any]]:
+    tasks = [(f, seconds, settings, exact_seconds) for f in todo]
+    if jobs <= 1 or len(tasks) < 2:
+        for t in tasks:
+            yield _task(t)
+        return
+    import multiprocessing as mp
+
+    with mp.get_context("spawn").Pool(jobs, initializer=_ignore_sigint) as pool:
+        yield from pool.imap(_task, tasks)
+
+
+def table(rows: Sequence[dict[str, Any]], settings: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Table 1's columns per setting: positions, nodes, blockages, draws (score exactly
+    0), nps (total nodes over total time) and, for detecting settings, the overhead
+    against ``"off"`` in percent; with exact verdicts also ``exact_confirms`` (0.00
+    answers where exact proves neither side can win), ``exact_refutes`` (0.00 answers
+    where exact proves a side breaks through) and ``exact_drawn_missed`` (non-zero
+    answers exact proves drawn)."""
+    out: dict[str, dict[str, Any]] = {}
+    for s in settings:
+        runs = [(r["runs"][s], r.get("exact")) for r in rows]
+        nodes = sum(run["nodes"] for run, _ in runs)
+        elapsed = sum(run["elapsed"] for run, _ in runs)
+        col: dict[str, Any] = {
+            "positions": len(runs), "nodes": nodes,
+            "blockages": sum(run["blockages"] for run, _ in runs),
+            "draws": sum(run["score"] == 0 for run, _ in runs),
+            "nps": nodes / max(elapsed, 1e-9)}
+        judged = [(run, ex) for run, ex in runs if ex and "n/a" not in ex.values()]
+        if judged:
+            drawn = [set(ex.values()) == {"blocked"} for _run, ex in judged]
+            col["exact_confirms"] = sum(d for (run, _), d in zip(judged, drawn, strict=True)
+                                        if run["score"] == 0)
+            col["exact_refutes"] = sum(run["score"] == 0 and "breaks" in ex.values()
+                                       for run, ex in judged)
+            col["exact_drawn_missed"] = sum(d for (run, _), d in zip(judged, drawn,
+                                                                     strict=True)
+                                            if run["score"] != 0)
+            col["exact_unknown"] = sum("unknown" in ex.values() for _run, ex in judged)
+        out[s] = col
+    for s in settings:
+        if s != "off" and "off" in out:
+            off = out["off"]["nps"]
+            out[s]["overhead"] = 100.0 * (off - out[s]["nps"]) / off if off else 0.0
+    return out
+
+
+def _print_table(t: dict[str, dict[str, Any]], out: TextIO) -> None:
+    exact = any("exact_confirms" in c for c in t.values())
+    head = (f"{'Blockage det.':16s}{'Nodes':>16s}{'Blockages':>13s}{'Draws':>8s}"
+            f"{'Speed (NPS)':>14s}{'Overhead':>10s}")
+    if exact:
+        head += f"{'0.00 exact-confirmed':>22s}{'0.00 refuted':>14s}{'drawn, not 0.00':>17s}"
+    out.write(head + "\n")
+    for s, c in t.items():
+        name = "Off" if s == "off" else f"On ({s})"
+        over = f"{c['overhead']:9.1f}%" if "overhead" in c else f"{'-':>10s}"
+        line = (f"{name:16s}{c['nodes']:>16,}{c['blockages']:>13,}{c['draws']:>8}"
+                f"{c['nps']:>14,.0f}{over}")
+        if exact:
+            line += (f"{c.get('exact_confirms', 0):>22}{c.get('exact_refutes', 0):>14}"
+                     f"{c.get('exact_drawn_missed', 0):>17}")
+        out.write(line + "\n")
+
+
 def run_experiment(args: argparse.Namespace, out: TextIO) -> int:
-    """Print Table 1's columns for the positions of ``args.file``."""
+    """``pawnfence experiment [FILE]``: print Table 1's columns (and ``--json``)."""
     path = args.file or asset_path("experiment.epd")
     try:
         boards = load_boards(path, kp_only=True)
@@ -44,15 +209,22 @@ def run_experiment(args: argparse.Namespace, out: TextIO) -> int:
         return 2
     if args.limit:
         boards = boards[: args.limit]
-    r = experiment(boards, args.time)
-    on, off = r["on"], r["off"]
-    overhead = 100.0 * (off["nps"] - on["nps"]) / off["nps"]
-    out.write(f"{len(boards)} positions, {args.time:g} s per position and setting "
-              "(paper 4, Table 1: 3,118 positions, 10 s, overhead 3 %)\n")
-    out.write(f"{'Blockage det.':14s}{'Nodes':>14s}{'Blockages':>12s}{'Draws':>8s}"
-              f"{'Speed (NPS)':>14s}{'Overhead':>10s}\n")
-    out.write(f"{'On':14s}{on['nodes']:>14,}{on['blockages']:>12,}{on['draws']:>8}"
-              f"{on['nps']:>14,.0f}{overhead:>9.1f}%\n")
-    out.write(f"{'Off':14s}{off['nodes']:>14,}{0:>12}{off['draws']:>8}{off['nps']:>14,.0f}"
-              f"{'-':>10s}\n")
+    methods = args.methods.split(",") if args.methods else detecting_methods()
+    unknown = [m for m in methods if m not in detecting_methods()]
+    if unknown:
+        print(f"pawnfence: not a detecting method: {', '.join(unknown)} (choose from "
+              f"{', '.join(detecting_methods())})", file=sys.stderr)
+        return 2
+    settings = ["off", *methods]
+    out_dir = Path(args.out) if args.out else Path("experiment-out") / Path(path).stem
+    rows = experiment([b.fen() for b in boards], args.time, settings, out_dir=out_dir,
+                      jobs=args.jobs or os.cpu_count() or 1, exact_seconds=args.exact or 0.0,
+                      progress=None if args.quiet else sys.stderr)
+    t = table(rows, settings)
+    if args.json:
+        out.write(json.dumps({"file": str(path), "seconds": args.time, "table": t}) + "\n")
+        return 0
+    out.write(f"{len(boards)} positions of {path}, {args.time:g} s per position and setting "
+              f"(paper 4, Table 1: 3,118 positions, 10 s, overhead 3 %); runs in {out_dir}\n")
+    _print_table(t, out)
     return 0

@@ -25,7 +25,6 @@ import json
 import os
 import socket
 import sys
-import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +36,7 @@ import chess.pgn
 import logic
 from logic.files import atomic_write_text
 from logic.position import open_text, read_epd
+from logic.runlog import Progress, carried_notes, load_rows
 from logic.uci import Engine, EngineError, IllegalPositionError
 
 __all__ = ["Item", "read_items", "classify_item", "categories", "scan", "ScanError", "WIN_CP",
@@ -265,53 +265,9 @@ def _result_problem(row: Any) -> str:
 
 
 def _load_done(results: Path, errors: list[str]) -> dict[str, dict[str, Any]]:
-    """Results already written by an earlier run.  A torn last line (a killed scan) is
-    cut off; any other line that is not a well-formed result (wrong JSON type, missing or
-    mistyped keys, not JSON) is reported in ``errors`` with its line number and left out
-    (the final rewrite of ``results.jsonl`` drops it; ``errors.log`` keeps it)."""
-    done: dict[str, dict[str, Any]] = {}
-    if not results.is_file():
-        return done
-    data = results.read_bytes()
-    keep = data.rfind(b"\n") + 1
-    if keep != len(data):
-        with open(results, "r+b") as fh:
-            fh.truncate(keep)
-    for n, line in enumerate(data[:keep].decode("utf-8", errors="replace").splitlines(), 1):
-        try:
-            row = json.loads(line)
-            problem = _result_problem(row)
-        except ValueError as exc:
-            problem = f"not JSON ({exc})"
-        except RecursionError:
-            problem = "JSON nested too deeply"
-        if problem:
-            shown = line if len(line) <= 200 else line[:200] + f"...({len(line) - 200} more)"
-            errors.append(f"{results}:{n}: set aside, {problem}: {shown}")
-            continue
-        done[row["key"]] = row
-    return done
-
-
-class _Progress:
-    def __init__(self, total: int, out: TextIO | None) -> None:
-        self.total, self.out, self.done, self.t0, self.last = total, out, 0, time.time(), 0.0
-
-    def step(self, n: int = 1) -> None:
-        self.done += n
-        now = time.time()
-        if self.out is None or (now - self.last < 0.2 and self.done < self.total):
-            return
-        self.last = now
-        rate = self.done / max(now - self.t0, 1e-9)
-        eta = (self.total - self.done) / rate if rate else 0.0
-        width = 30
-        fill = int(width * self.done / max(self.total, 1))
-        self.out.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {self.done}/{self.total} "
-                       f"{rate:7.1f} pos/s  ETA {eta:6.1f} s")
-        if self.done >= self.total:
-            self.out.write("\n")
-        self.out.flush()
+    """Results already written by an earlier run (see :func:`logic.runlog.load_rows`:
+    a torn last line is cut, a malformed line is set aside with its line number)."""
+    return {row["key"]: row for row in load_rows(results, _result_problem, errors)}
 
 
 def scan(
@@ -327,8 +283,8 @@ def scan(
     items = list(read_items(inputs, errors))
     done = _load_done(results_path, errors)
     todo = [it for it in items if it.key not in done]
-    bar = _Progress(len(items), progress)
-    bar.step(len(items) - len(todo))
+    bar = Progress(len(items), progress)
+    bar.step(len(items) - len(todo), resumed=True)
     with open(results_path, "a", encoding="utf-8") as fh:
         for row in _run(todo, engine, engine_time, jobs, dask_address, shard_size):
             fh.write(json.dumps(row) + "\n")
@@ -356,7 +312,7 @@ def scan(
     atomic_write_text(out / "suspects.epd", "".join(s + "\n" for s in suspects))
     # input errors are found again by every run; lines set aside from results.jsonl only
     # once, so those of earlier runs are carried over
-    kept = _earlier_set_aside(out / "errors.log")
+    kept = carried_notes(out / "errors.log")
     atomic_write_text(out / "errors.log", "".join(e + "\n" for e in [*kept, *errors]))
     gave_up = sorted({str(r["engine"]["error"]) for r in rows
                       if isinstance(r.get("engine"), dict)
@@ -364,14 +320,6 @@ def scan(
     return {"positions": len(rows), "categories": counts, "errors": len(errors),
             "resumed": len(items) - len(todo), "classified": len(todo),
             "engine_gave_up": gave_up}
-
-
-def _earlier_set_aside(log: Path) -> list[str]:
-    try:
-        lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return []
-    return [line for line in lines if ": set aside, " in line]
 
 
 class ScanError(RuntimeError):

@@ -25,9 +25,10 @@ from typing import NamedTuple
 
 import chess
 
+import logic.methods  # noqa: F401  (registers the methods)
 from logic import kpk
 from logic.bitboards import BB_NOT_A, BB_NOT_H, front_span
-from logic.blockage import is_blocked
+from logic.registry import get_method
 from logic.uci import check_seconds
 
 __all__ = ["SearchResult", "Searcher", "search_board", "WIN", "DECISIVE", "from_board", "Pos",
@@ -108,8 +109,12 @@ class SearchResult:
 class Searcher:
     """One search context: its transposition table survives between iterations."""
 
-    def __init__(self, *, blockage: bool = True, tt_size: int = 1 << 20) -> None:
+    def __init__(self, *, blockage: bool = True, tt_size: int = 1 << 20,
+                 method: str = "paper") -> None:
+        """``blockage``: ask the detector at interior nodes (paper Figure 4), with the
+        static method called ``method`` (a key of ``logic.METHODS``)."""
         self.use_blockage = blockage
+        self._is_blocked = get_method(method).is_blocked
         #: position key (its first six fields) -> :class:`TTEntry`
         self.tt: dict[tuple[int, ...], TTEntry] = {}
         self.tt_size = tt_size
@@ -271,7 +276,7 @@ class Searcher:
         """Paper Figure 4's question, asked the first time a node is met: is the side to
         move blocked?  When the answer ends the node here (``alpha >= 0``) it is stored
         at once in a score-less entry; otherwise it travels with the node's entry."""
-        blocked = is_blocked(pos[0], pos[1], pos[2], pos[3], pos[4])
+        blocked = self._is_blocked(pos[0], pos[1], pos[2], pos[3], pos[4])
         if blocked and alpha >= DRAW:
             self.tt[key] = (entry._replace(blocked=True) if entry is not None
                             else _new(TTEntry, (-1, 0, _UPPER, 0, True)))
@@ -464,7 +469,7 @@ class Searcher:
 
 
 def search_board(board: chess.Board, *, depth: int | None = None, seconds: float | None = None,
-                 blockage: bool = True) -> SearchResult:
+                 blockage: bool = True, method: str = "paper") -> SearchResult:
     """Search a K+P ``chess.Board`` (raises ValueError for other material)."""
     pos = from_board(board)
     history = []
@@ -473,4 +478,5 @@ def search_board(board: chess.Board, *, depth: int | None = None, seconds: float
         replay.pop()
         if replay.occupied == replay.pawns | replay.kings:
             history.append(from_board(replay)[:6])
-    return Searcher(blockage=blockage).search(pos, depth=depth, seconds=seconds, history=history)
+    return Searcher(blockage=blockage, method=method).search(pos, depth=depth, seconds=seconds,
+                                                              history=history)

@@ -305,3 +305,33 @@ def test_a_cluster_without_workers_is_said_not_waited_on_silently(tmp_path, monk
         scan([str(DATA / "positions.epd")], tmp_path, dask_address=cluster.scheduler_address,
              progress=None)
     assert "waiting for a Dask worker" in capsys.readouterr().err
+
+
+# -- experiment ---------------------------------------------------------------------------------
+
+def test_experiment_resumes_after_kills_and_sets_damaged_lines_aside(tmp_path) -> None:
+    from logic.experiment import experiment
+
+    fens = [b.fen() for b in __import__("logic.position", fromlist=["load_boards"]).load_boards(
+        ROOT / "assets" / "experiment.epd", kp_only=True)[:40]]
+    out = tmp_path / "exp"
+    cmd = [sys.executable, "-m", "viewer.cli", "experiment", "--time", "0.2", "--limit", "40",
+           "--out", str(out), "--jobs", "1", "--quiet"]
+    rng = random.Random(15)
+    log = out / "runs.jsonl"
+    seen = []
+    for _ in range(3):  # kill at random moments
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(1.5, 2.5))
+        proc.kill()
+        proc.wait()
+        seen.append(len(log.read_text().splitlines()) if log.is_file() else 0)
+    assert any(0 < n < len(fens) for n in seen), seen  # a kill landed in the middle
+    kept = log.read_text().splitlines() if log.is_file() else []
+    log.write_text("\n".join([*kept, '"not a row"', '{"fen": 3}', "{torn"]) + "\n")
+    rows = experiment(fens, 0.2, ["off", "paper", "flood"], out_dir=out)
+    assert [r["fen"] for r in rows] == fens  # nothing lost, nothing repeated, input order
+    assert len(log.read_text().splitlines()) == len(fens)
+    errors = (out / "errors.log").read_text()
+    assert errors.count("set aside") == 3

@@ -88,9 +88,11 @@ def test_search_cli_json_and_errors(capsys) -> None:
     assert "kings and pawns only" in capsys.readouterr().err
 
 
-def test_experiment_prints_table_1(capsys) -> None:
-    assert main(["experiment", "--time", "0.05", "--limit", "3"]) == 0
+def test_experiment_prints_table_1(capsys, tmp_path) -> None:
+    assert main(["experiment", "--time", "0.05", "--limit", "3", "--out", str(tmp_path),
+                 "--quiet", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     assert "Blockage det." in out and "Overhead" in out
-    on = next(line for line in out.splitlines() if line.startswith("On"))
-    assert int(on.split()[2].replace(",", "")) > 0  # blockages detected
+    on = next(line for line in out.splitlines() if line.startswith("On (paper)"))
+    assert int(on.split()[3].replace(",", "")) > 0  # blockages detected
+    assert any(line.startswith("On (flood)") for line in out.splitlines())

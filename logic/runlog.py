@@ -1,0 +1,91 @@
+"""Long runs that survive kills: a JSON-lines log written as results arrive, read back
+on restart, and a progress bar with an ETA (``scan`` and ``experiment``).
+
+A killed run loses at most the line being written: :func:`load_rows` cuts a torn last
+line, sets aside every other line that is not a well-formed row (with its line number,
+for the caller's ``errors.log``) and returns the rest, so the same command resumes
+without loss or repetition.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+__all__ = ["load_rows", "Progress", "shown", "carried_notes"]
+
+
+def shown(text: str, limit: int = 200) -> str:
+    """``text`` cut to ``limit`` characters with "...(N more)" (bounded messages)."""
+    return text if len(text) <= limit else f"{text[:limit]}...({len(text) - limit} more)"
+
+
+def load_rows(path: Path, problem: Callable[[Any], str], errors: list[str]
+              ) -> list[dict[str, Any]]:
+    """The rows of the JSON-lines file ``path`` (none if it does not exist).  A torn last
+    line (no newline: a killed writer) is cut off the file; a line that is not JSON, or
+    that ``problem(row)`` rejects (it returns why, or ``""`` for a good row), is reported
+    in ``errors`` as ``PATH:N: set aside, WHY: LINE`` and skipped."""
+    if not path.is_file():
+        return []
+    data = path.read_bytes()
+    keep = data.rfind(b"\n") + 1
+    if keep != len(data):
+        with open(path, "r+b") as fh:
+            fh.truncate(keep)
+    rows = []
+    for n, line in enumerate(data[:keep].decode("utf-8", errors="replace").splitlines(), 1):
+        try:
+            row = json.loads(line)
+            why = problem(row)
+        except ValueError as exc:
+            why = f"not JSON ({exc})"
+        except RecursionError:
+            why = "JSON nested too deeply"
+        if why:
+            errors.append(f"{path}:{n}: set aside, {why}: {shown(line)}")
+            continue
+        rows.append(row)
+    return rows
+
+
+def carried_notes(log: Path) -> list[str]:
+    """The "set aside" lines of an earlier ``errors.log`` (found only once, so a rewrite
+    of the log must carry them over)."""
+    try:
+        lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+    return [line for line in lines if ": set aside, " in line]
+
+
+class Progress:
+    """A one-line progress bar with rate and ETA on ``out`` (None: silent), redrawn at
+    most five times a second."""
+
+    def __init__(self, total: int, out: TextIO | None, unit: str = "pos") -> None:
+        self.total, self.out, self.unit = total, out, unit
+        self.done, self.t0, self.last = 0, time.time(), 0.0
+        self.fresh = 0  # items done in this run (the rate ignores resumed ones)
+
+    def step(self, n: int = 1, *, resumed: bool = False) -> None:
+        """``n`` more items done (``resumed``: taken from an earlier run)."""
+        self.done += n
+        if not resumed:
+            self.fresh += n
+        now = time.time()
+        if self.out is None or (now - self.last < 0.2 and self.done < self.total):
+            return
+        self.last = now
+        rate = self.fresh / max(now - self.t0, 1e-9)
+        eta = (self.total - self.done) / rate if rate else 0.0
+        width = 30
+        fill = int(width * self.done / max(self.total, 1))
+        self.out.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {self.done}/{self.total} "
+                       f"{rate:7.1f} {self.unit}/s  ETA {eta:7.0f} s")
+        if self.done >= self.total:
+            self.out.write("\n")
+        self.out.flush()

@@ -457,13 +457,13 @@ def _fast_pair(m: PaperMethod) -> Callable[[int, int, int, int], tuple[Verdict, 
         if files & 0xFF != 0xFF:
             return _new(Verdict, (color, "paper", False, "paper 2.3", "ok", "no-fence", (),
                                   (fixed, marked, 0, 0, 0, 0, 0, _ALL), (),
-                                  (wk, bk), ()))
+                                  (wk, bk), (), None))
         key = (w, b)
         st = cache.get(key)
         if st is None:
             if cannot_hold(w, b, b_att, marked, wk, bk):
                 return _new(DeferredVerdict, (color, "paper", False, [w, b, wk, bk], "ok", None,
-                                              None, None, None, (wk, bk), ()))
+                                              None, None, None, (wk, bk), (), None))
             st = paper_structure(w, b, None, (b_att, fixed, marked, files))
             if len(cache) >= CACHE_LIMIT:
                 cache.clear()

@@ -54,7 +54,7 @@ class StaticMethod(Method):
         def from_structure(st: Structure, wk: int, bk: int, color: bool) -> Verdict:
             blocked, rule, code, args = decide(st, wk, bk)
             return _new(Verdict, (color, name, blocked, rule, "ok", code, args, st[3], st[4],
-                                  (wk, bk), ()))
+                                  (wk, bk), (), None))
 
         self.from_structure = from_structure  # type: ignore[method-assign]
 
@@ -103,12 +103,12 @@ class StaticMethod(Method):
         a :class:`~logic.verdict.DeferredVerdict`."""
         if not w:
             return _new(Verdict, (color, self.name, True, "material", "ok", "material", (),
-                                  NO_BOARDS, (), (wk, bk), ()))
+                                  NO_BOARDS, (), (wk, bk), (), None))
         st = self.structures.get((w, b))
         if st is None:
             if shortcuts and self.shortcut(w, b, wk, bk):
                 return _new(DeferredVerdict, (color, self.name, False, [w, b, wk, bk], "ok",
-                                              None, None, None, None, (wk, bk), ()))
+                                              None, None, None, None, (wk, bk), (), None))
             st = self.cached_structure(w, b)
         else:
             self.structure_hits += 1
@@ -148,12 +148,12 @@ class StaticMethod(Method):
         if not w:
             rec.add("verdict", "material", "verdict", f"{rec.us} has no pawns and cannot win.")
             return _new(Verdict, (color, self.name, True, "material", "ok", "material", (),
-                                  NO_BOARDS, (), (wk, bk), tuple(rec.steps)))
+                                  NO_BOARDS, (), (wk, bk), tuple(rec.steps), None))
         st = self.structure(w, b, rec)
         blocked, rule, code, args = self.decide(st, wk, bk)
         boards = st.boards
         v = _new(Verdict, (color, self.name, blocked, rule, "ok", code, args, boards, st.notes,
-                           (wk, bk), ()))
+                           (wk, bk), (), None))
         self.record_extra(rec, st, wk, bk)
         if st.code not in self.structural:
             self._record_kings_and_pawns(rec, st, wk, bk, code)

@@ -86,6 +86,9 @@ class Verdict(NamedTuple):
     notes: Any
     kings: tuple[int, int]
     steps: tuple[Step, ...] = ()
+    #: method-specific details beyond the static methods' fields (the exact prover's
+    #: line, king map and counts), or None
+    detail: Any = None
 
     # -- real-coordinate views -------------------------------------------------
     def _bb(self, i: int) -> int:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import chess
 import pygame
 
-from viewer.components import PaneButton
+from viewer.components import PaneButton, wheel_steps
 from viewer.render import ARROW_STYLES
 from viewer.text import san_line, score_text
 from viewer.textfit import wrap
@@ -68,6 +68,8 @@ class AnalysisPane:
         self.buttons: list[PaneButton] = []
         self._key: Any = None
         self._texts: list[tuple[str, str, tuple[int, int]]] = []  # (text, style/colour, pos)
+        self.scroll = 0
+        self.content = 0  # the height of what the pane shows (it scrolls when taller)
 
     def place(self, rect: pygame.Rect, px: int) -> None:
         self.rect, self.px = rect, px
@@ -103,7 +105,7 @@ class AnalysisPane:
         """Lay the pane out: texts to draw and buttons (cached per result and line)."""
         s, r, px = self.state, self.result, self.px
         line = s.line
-        key = (self.rect.size, px, id(r), r, s.search_seconds,
+        key = (self.rect.size, px, id(r), r, s.search_seconds, self.scroll,
                None if line is None else (line.source, line.index, line.moves))
         if key == self._key:
             return
@@ -112,7 +114,7 @@ class AnalysisPane:
         bh = round(px * 1.9)
         texts: list[tuple[str, str, tuple[int, int]]] = []
         buttons: list[PaneButton] = []
-        x0, y0 = self.rect.left + 6, self.rect.top + 4
+        x0, y0 = self.rect.left + 6, self.rect.top + 4 - self.scroll
 
         def put(text: str, style: str, x: int, y: int, width: int) -> int:
             font = fonts.get(round(px * (1.4 if style == "score" else 1)),
@@ -131,8 +133,8 @@ class AnalysisPane:
         y = max(y, y0 + bh) + 6
         if line is not None:
             y = self._line_bar(put, buttons, x0, y, w, bh)
-        wide = w >= px * 42
-        col_w = (w - 16) // 3 if wide else w - 12
+        wide = w >= px * 30
+        col_w = (w - 20) // 3 if wide else w - 12
         top = y
         for i, col in enumerate(COLUMNS):
             x = x0 + i * (col_w + 4) if wide else x0
@@ -140,18 +142,19 @@ class AnalysisPane:
             texts.append(("", f"arrow:{col.colour}", (x, y + 2)))
             y = put(self._title(col), "title", x + round(px * 3.4), y, col_w - round(px * 3.4))
             score, details, san = self._column_text(col)
-            y = put(score, "score", x, y, col_w)
-            y = put(details, "muted", x, y, col_w)
-            y = put(san, "text", x, y + 2, col_w) + 4
             moves = line_of_source(r, col.source)
-            buttons.append(PaneButton(f"line:{col.source}", "Play this line",
-                                      pygame.Rect(x, y, min(col_w, px * 10), bh), bool(moves)))
-            y += bh + 10
+            bw = min(col_w // 2, px * 8)
+            buttons.append(PaneButton(f"line:{col.source}", "Play line",
+                                      pygame.Rect(x + col_w - bw, y, bw, bh), bool(moves)))
+            y = max(put(score, "score", x, y, col_w - bw - 4), y + bh + 2)
+            y = put(details, "muted", x, y, col_w)
+            y = put(san, "text", x, y + 2, col_w) + 8
         if wide:
-            y = max(b.rect.bottom for b in buttons[-3:]) + 10
+            y = max(y, max(t[2][1] for t in texts) + px * 2)
         for message in (r.messages if r is not None else ()):
             y = put(message, "warn", x0, y, w - 12)
         self._texts, self.buttons = texts, buttons
+        self.content = y + self.scroll - self.rect.top
 
     def _line_bar(self, put: Any, buttons: list[PaneButton], x0: int, y: int, w: int,
                   bh: int) -> int:
@@ -184,8 +187,12 @@ class AnalysisPane:
         if self.rect.width <= 0:
             return False
         self._build()
+        if event.type == pygame.MOUSEWHEEL and self.rect.collidepoint(pygame.mouse.get_pos()):
+            self.scroll = max(0, min(self.scroll + wheel_steps(event) * self.px,
+                                     max(0, self.content - self.rect.height + self.px)))
+            return True
         for b in self.buttons:
-            if b.handle(event, host):
+            if self.rect.contains(b.rect) and b.handle(event, host):
                 return True
         return event.type == pygame.MOUSEBUTTONDOWN and self.rect.collidepoint(event.pos)
 
@@ -199,7 +206,7 @@ class AnalysisPane:
         for text, style, (x, y) in self._texts:
             if style.startswith("arrow:"):
                 role = style[6:]
-                p._arrow_swatch(surface, pygame.Rect(x, y, round(self.px * 3), self.px),
+                p.arrow_swatch(surface, pygame.Rect(x, y, round(self.px * 3), self.px),
                                 c[role], ARROW_STYLES[role])
                 continue
             px = round(self.px * 1.4) if style == "score" else self.px

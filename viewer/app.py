@@ -309,6 +309,7 @@ class App(Services):
                        parts=(self.scrubber, self.steps, self.code, self.pane))
         if not self.layout.projector:
             self.manager.draw_ui(self.screen)
+        self.view.draw_top(self.screen, self.layout)
 
     # -- the end ------------------------------------------------------------------------
     def _settings_key(self) -> tuple[Any, ...]:

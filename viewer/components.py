@@ -181,8 +181,8 @@ class StepList:
         rows, y = [], 0
         for gi, g in enumerate(tl.groups):
             h, lines = heads[gi]
-            n = g.end - g.start
-            rows.append(_Row("group", g.start, lines, y, h, gi == current and n == 1))
+            rows.append(_Row("group", g.start, lines, y, h,
+                             gi == current and gi not in unfolded))
             y += h
             if gi in unfolded and bodies[gi]:
                 for k, (h, lines) in zip(range(g.start, g.end), bodies[gi], strict=True):
@@ -211,7 +211,7 @@ class StepList:
                                      f"{g.section})", width - 14))
             heads.append((len(lines) * bold.get_linesize() + 4, lines))
             body = []
-            for k in range(g.start, g.end) if n > 1 else ():
+            for k in range(g.start, g.end):
                 lines = tuple(wrap(regular, f"{k + 1}. {v.steps[k].text}", width - 28))
                 body.append((len(lines) * regular.get_linesize() + 2, lines))
             bodies.append(body)

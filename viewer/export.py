@@ -98,7 +98,7 @@ def compose_frame(painter: Painter, frame: Frame, options: ExportOptions = DEFAU
         parts.append(("banner", max(fitted.height + 8, 2 * icon + 12), b))
     parts.append(("board", size, None))
     if options.explanation:
-        text = frame_explanation(frame.verdict, frame.index)
+        text = frame_explanation(frame.verdict, frame.index, frame.caption)
         roles = {"sub": Role(px)}
         fitted = painter.fit_text([Block(text, "sub")], width, 100_000, roles)
         parts.append(("explanation", fitted.height + pad, text))

@@ -187,7 +187,7 @@ def compute_layout(size: tuple[int, int], *, structure: bool = False,
         return _projector(size, s, px, legend, structure)
     pad = round(8 * s)
     ctrl_w = max(320, round(340 * s))
-    banner_h = round(118 * s)
+    banner_h = max(112, round(118 * s))
     tags = round(22 * s) if structure else 0
     controls_h = pad + sum(round(r.height * s) + round(r.gap * s) for r in CONTROL_ROWS)
     high = h - banner_h - tags - 3 * pad  # the board's side if only the banner is above it

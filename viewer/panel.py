@@ -21,7 +21,6 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import (
     UIButton,
-    UICheckBox,
     UIDropDownMenu,
     UIHorizontalSlider,
     UILabel,
@@ -99,7 +98,7 @@ class Panel:
         self.state = state
         self.buttons: dict[str, UIButton] = {}
         self.tabs: list[dict[str, UIButton]] = []
-        self.checks: dict[str, UICheckBox] = {}
+        self.checks: dict[str, UIButton] = {}  # the export options, on / off
         self.panes: list[str] = []
         self.fen_entry: UITextEntryLine | None = None
         self.library: UISelectionList | None = None
@@ -210,11 +209,13 @@ class Panel:
                                         current, pygame.Rect(body.left + body.width // 3, y,
                                                              body.width * 2 // 3, bh), m)
         y += bh + 6
-        for name, label in _CHECKS:
-            self.checks[name] = UICheckBox(pygame.Rect(body.left + 2, y + 4, bh - 8, bh - 8),
-                                           f"include the {label}", m,
-                                           initial_state=getattr(x, name))
-            y += bh
+        half = (body.width - 4) // 2
+        for i, (name, label) in enumerate(_CHECKS):
+            rect = pygame.Rect(body.left + (i % 2) * (half + 4), y + (i // 2) * (bh + 4), half,
+                               bh)
+            self.checks[name] = UIButton(rect, f"{label.capitalize()}: on", m,
+                                         tool_tip_text=f"include the {label} in the picture")
+        y += 2 * (bh + 4)
         y += 6
         third = (body.width - 8) // 3
         for i, name in enumerate(("png", "gif", "svg")):
@@ -223,8 +224,9 @@ class Panel:
                                           tool_tip_text=tooltip(name))
         y += bh + 6
         if body.bottom - y > bh:
-            UITextBox("All off: the board only. A save dialog asks where; the GIF's frame time "
-                      "follows the speed (steps/s). SVG: vector board and overlays for print.",
+            UITextBox("All off: the board only. A save dialog asks where to save; the GIF's "
+                      "frame time follows the speed (steps/s); the SVG is a vector picture for "
+                      "print. Text and legend grow with the size.",
                       pygame.Rect(body.left, y, body.width, body.bottom - y), m)
 
     # -- events -------------------------------------------------------------------------
@@ -264,15 +266,15 @@ class Panel:
             self.state.timeline.set_speed(float(event.value))
         elif t == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and el is self.library:
             self._library(event.text)
-        elif t in (pygame_gui.UI_CHECK_BOX_CHECKED, pygame_gui.UI_CHECK_BOX_UNCHECKED):
-            for name, box in self.checks.items():
-                if el is box:
-                    self.state.set_export(**{name: t == pygame_gui.UI_CHECK_BOX_CHECKED})
 
     def _button(self, el: object, host: Host) -> None:
         for name, button in self.buttons.items():
             if el is button:
                 run_action(name, host)
+                return
+        for name, button in self.checks.items():
+            if el is button:
+                self.state.set_export(**{name: not getattr(self.state.export, name)})
                 return
         for i, tabs in enumerate(self.tabs):
             for name, button in tabs.items():
@@ -355,6 +357,10 @@ class Panel:
         for i, tabs in enumerate(self.tabs):
             for name, button in tabs.items():
                 (button.select if self.panes[i] == name else button.unselect)()
+        for name, button in self.checks.items():
+            on = getattr(s.export, name)
+            button.set_text(f"{name.capitalize()}: {'on' if on else 'off'}")
+            (button.select if on else button.unselect)()
         if self.explain_box is not None:
             _set_html(self.explain_box, explanation_html(s))
         if self.caption_box is not None:

@@ -32,7 +32,7 @@ STRUCTURE_KEY = ("pawn structure: R ram · L lever · bw backward · S straggler
 ARROW_STYLES = {"arrow_with": "solid", "arrow_without": "dashed", "arrow_engine": "hollow"}
 
 
-def _swatch_w(item: LegendItem, sw: int) -> int:
+def swatch_width(item: LegendItem, sw: int) -> int:
     """The width of a legend item's swatch: three squares for the composite ones."""
     return 3 * sw + 4 if item.style in ("recompute", "arrows", "letters") else sw
 
@@ -82,7 +82,7 @@ def board_cover(rect: pygame.Rect) -> pygame.Rect:
     """The rectangle the board drawn in ``rect`` covers with opaque pixels (its squares,
     frame and coordinates), clipped to ``rect``."""
     left, top, sq = board_geometry(rect)
-    return pygame.Rect(left - sq, top, 10 * sq, 9 * sq).clip(rect)
+    return pygame.Rect(left - sq, top, 9 * sq + 2, 9 * sq).clip(rect)
 
 
 def board_geometry(rect: pygame.Rect) -> tuple[int, int, int]:
@@ -367,7 +367,7 @@ class Painter:
 
         def make() -> pygame.Surface:
             c = self.colours
-            surf = pygame.Surface((10 * sq, 8 * sq + sq))
+            surf = pygame.Surface((9 * sq + 2, 8 * sq + sq))
             surf.fill(c["background"])
             for f in range(8):
                 for r in range(8):
@@ -596,7 +596,7 @@ class Painter:
             sw, line = size_px + 6, font.get_linesize()
             cols = max(1, min(4, w // max(1, size_px * 17)))
             col_w = w // cols
-            labels = [wrap(font, item.text, col_w - _swatch_w(item, sw) - 14) for item in items]
+            labels = [wrap(font, item.text, col_w - swatch_width(item, sw) - 14) for item in items]
             rows = [labels[i:i + cols] for i in range(0, len(labels), cols)]
             height = sum(max(max(len(lb) * line for lb in row), sw) + 4 for row in rows)
             if structure:
@@ -617,7 +617,7 @@ class Painter:
             row_h = sw
             for i in range(r0, min(r0 + cols, len(items))):
                 x = (i - r0) * col_w
-                w = _swatch_w(items[i], sw)
+                w = swatch_width(items[i], sw)
                 self._swatch(surface, pygame.Rect(x, y + 1, w, sw - 2), items[i])
                 for k, text in enumerate(labels[i]):
                     surface.blit(font.render(text, True, c["text"]), (x + w + 8, y + k * line))
@@ -651,9 +651,10 @@ class Painter:
             b = self._badge(item.letter, ok, sw * 5 // 2)
             surface.blit(b, b.get_rect(center=swatch.center))
         elif style == "letters":
-            font = self.fonts.get(max(8, swatch.height * 3 // 4), "bold")
-            while font.size(item.letter)[0] > swatch.width and font.get_height() > 8:
-                font = self.fonts.get(font.get_height() - 2, "bold")
+            px = max(8, swatch.height * 3 // 4)
+            while self.fonts.get(px, "bold").size(item.letter)[0] > swatch.width and px > 8:
+                px -= 1
+            font = self.fonts.get(px, "bold")
             t = font.render(item.letter, True, c["text"])
             surface.blit(t, t.get_rect(midleft=(swatch.left, swatch.centery)))
         elif style == "recompute":
@@ -665,10 +666,10 @@ class Painter:
         elif style == "arrows":
             third = pygame.Rect(swatch.left, swatch.top, swatch.width // 3, swatch.height)
             for role, kind in ARROW_STYLES.items():
-                self._arrow_swatch(surface, third.inflate(-2, 0), c[role], kind)
+                self.arrow_swatch(surface, third.inflate(-2, 0), c[role], kind)
                 third = third.move(third.width, 0)
 
-    def _arrow_swatch(self, surface: pygame.Surface, swatch: pygame.Rect, colour: RGB,
+    def arrow_swatch(self, surface: pygame.Surface, swatch: pygame.Rect, colour: RGB,
                       style: str) -> None:
         y, w = swatch.centery, max(2, swatch.height // 5)
         x0, x1 = swatch.left, swatch.right

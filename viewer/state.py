@@ -138,6 +138,7 @@ class ViewerState:
         self.line: LinePlay | None = None
         #: the panes the dock shows, per number of slots
         self.panes: dict[int, list[str]] = {n: list(p) for n, p in DEFAULT_PANES.items()}
+        self._analysis_pane()
         self.verdict: Verdict | None = None
         self.other: Verdict | None = None
         self.structure: PawnStructure | None = None
@@ -269,14 +270,18 @@ class ViewerState:
     def toggle_search(self) -> None:
         """Show or hide the analysis (its pane takes the last slot of the dock)."""
         self.search_on = not self.search_on
+        self._analysis_pane()
+        if not self.search_on:
+            self.stop_line()
+
+    def _analysis_pane(self) -> None:
+        """The analysis's pane in the last slot while the analysis is on, else gone."""
         for panes in self.panes.values():
             if self.search_on and "analysis" not in panes:
                 panes[-1] = "analysis"
             elif not self.search_on and "analysis" in panes:
                 panes[panes.index("analysis")] = next(
                     p for p in DEFAULT_PANES[len(panes)] + PANES if p not in panes)
-        if not self.search_on:
-            self.stop_line()
 
     def set_search_seconds(self, seconds: float) -> None:
         """The analysis pane's time per search (0.1 to 30 s)."""

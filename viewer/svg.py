@@ -91,8 +91,15 @@ def _regions(g: ET.Element, ov: Overlay, c: dict[str, RGB], flipped: bool) -> No
     squares(ov.below & ~ov.fence, fill="url(#pf-dots)")
     squares(ov.processed, fill=_hex(c["processed"]), fill_opacity=0.35)
     squares(ov.marked & ~ov.fence, fill="url(#pf-hatch)")
-    squares(ov.fence, fill="url(#pf-fence)", stroke=_hex(c["fence"]), stroke_width=3.2)
-    squares(ov.king_mask, fill="none", stroke=_hex(c["ok"]), stroke_width=1.6)
+    squares(ov.fence, fill="url(#pf-fence)")
+    for s in chess.scan_forward(ov.fence):  # the border inside the square, as the PNG's
+        x, y, _ = board_square_box(FULL, s, flipped)
+        _el(g, "rect", x=x + 1.6, y=y + 1.6, width=SQ - 3.2, height=SQ - 3.2, fill="none",
+            stroke=_hex(c["fence"]), stroke_width=3.2)
+    for s in chess.scan_forward(ov.king_mask):  # inset, as the PNG draws it
+        x, y, _ = board_square_box(FULL, s, flipped)
+        _el(g, "rect", x=x + SQ / 16, y=y + SQ / 16, width=SQ * 7 / 8, height=SQ * 7 / 8,
+            fill="none", stroke=_hex(c["ok"]), stroke_width=1.3, stroke_opacity=0.78)
     squares(ov.kpk_keys, fill="none", stroke=_hex(c["kpk"]), stroke_width=2.5)
     for bb, colour, w in ((ov.fence, c["fence"], 5), (ov.path, c["path"], 4.5)):
         _links(g, bb, _hex(colour), w, flipped)
@@ -210,22 +217,33 @@ def _text(parent: ET.Element, painter: Painter, blocks: list[Block], roles: dict
     """The blocks wrapped as the PNG wraps them; returns the height used."""
     fitted = painter.fit_text(blocks, width, 100_000, roles)
     for line in fitted.lines:
-        if not line.text:
-            continue
-        font = painter.fonts.get(line.px, line.style)
-        t = _el(parent, "text", x=x + line.x, y=y + line.y + font.get_ascent(),
-                font_size=line.px, font_family=FONT, fill=_hex(painter.colours[line.colour]),
-                font_weight="bold" if line.style == "bold" else "normal")
-        t.text = line.text
+        if line.text:
+            font = painter.fonts.get(line.px, line.style)
+            _words(parent, line.text, x + line.x, y + line.y + font.get_ascent(), line.px,
+                   font.size(line.text)[0], painter.colours[line.colour], line.style == "bold")
     return fitted.height
+
+
+def _words(parent: ET.Element, text: str, x: float, y: float, px: int, width: int,
+           colour: RGB, bold: bool = False) -> None:
+    """A line of text as wide as the PNG draws it (``textLength``): whatever font the
+    SVG renderer has, the line ends where the PNG's does."""
+    t = _el(parent, "text", x=x, y=y, font_size=px, font_family=FONT, fill=_hex(colour),
+            font_weight="bold" if bold else "normal", textLength=width,
+            lengthAdjust="spacingAndGlyphs")
+    t.text = text
 
 
 def _legend(parent: ET.Element, painter: Painter, items: tuple[LegendItem, ...], px: int,
             x: float, y: float, width: int) -> int:
-    """The legend: a swatch and the words of each item, one column per 17 text sizes."""
-    size_px, cols, labels, height, _fits = painter.legend_plan((width, 100_000), items, px,
-                                                               False)
-    line = painter.fonts.get(size_px).get_linesize()
+    """The legend as the PNG lays it out (:meth:`Painter.legend_plan`): a swatch and the
+    words of each item."""
+    from viewer.render import swatch_width
+
+    size_px, cols, labels, _height, _fits = painter.legend_plan((width, 100_000), items, px,
+                                                                False)
+    font = painter.fonts.get(size_px)
+    line = font.get_linesize()
     col_w, sw = width // cols, size_px + 6
     c = painter.colours
     top = y
@@ -233,22 +251,53 @@ def _legend(parent: ET.Element, painter: Painter, items: tuple[LegendItem, ...],
         row_h = sw
         for i in range(r0, min(r0 + cols, len(items))):
             cx = x + (i - r0) * col_w
-            fill = {"hatch": "url(#pf-hatch)", "fence": "url(#pf-fence)",
-                    "dots": "url(#pf-dots)"}.get(items[i].style)
-            _el(parent, "rect", x=cx, y=y + 1, width=sw, height=sw - 2,
-                fill=_hex(c["square_light"]))
-            if fill:
-                _el(parent, "rect", x=cx, y=y + 1, width=sw, height=sw - 2, fill=fill)
-            elif items[i].style in ("fixed", "holds", "breaks"):
-                ok = {"fixed": None, "holds": True, "breaks": False}[items[i].style]
-                _badge(parent, cx - SQ + sw, y - 1, items[i].letter, ok, c)
+            w = swatch_width(items[i], sw)
+            _swatch(parent, items[i], cx, y + 1, w, sw - 2, c)
             for k, words in enumerate(labels[i]):
-                t = _el(parent, "text", x=cx + sw + 8, y=y + k * line + size_px,
-                        font_size=size_px, font_family=FONT, fill=_hex(c["text"]))
-                t.text = words
+                _words(parent, words, cx + w + 8, y + k * line + font.get_ascent(), size_px,
+                       font.size(words)[0], c["text"])
             row_h = max(row_h, len(labels[i]) * line)
         y += row_h + 4
     return int(y - top)
+
+
+def _swatch(g: ET.Element, item: LegendItem, x: float, y: float, w: float, h: float,
+            c: dict[str, RGB]) -> None:
+    """One legend swatch, drawn as the board draws the item."""
+    style, colour = item.style, _hex(c.get(item.colour, c["text"]))
+    fills = {"hatch": "url(#pf-hatch)", "fence": "url(#pf-fence)", "dots": "url(#pf-dots)"}
+    if style in ("fixed", "holds", "breaks"):
+        ok = {"fixed": None, "holds": True, "breaks": False}[style]
+        _badge(g, x + h - SQ, y - 2, item.letter, ok, c)
+        return
+    if style == "letters":
+        t = _el(g, "text", x=x, y=y + h * 0.8, font_size=h * 0.75, font_family=FONT,
+                font_weight="bold", fill=colour, textLength=w, lengthAdjust="spacingAndGlyphs")
+        t.text = item.letter
+        return
+    if style in ("recompute", "arrows"):
+        parts = (("url(#pf-joined)", "url(#pf-left)", "none") if style == "recompute" else
+                 ("arrow_with", "arrow_without", "arrow_engine"))
+        for k, part in enumerate(parts):
+            bx = x + k * (h + 2)
+            if style == "recompute":
+                _el(g, "rect", x=bx, y=y, width=h, height=h, fill=_hex(c["square_light"]))
+                _el(g, "rect", x=bx, y=y, width=h, height=h, fill=part,
+                    stroke=_hex(c["fence"] if k < 2 else c["removed"]), stroke_width=1.5)
+            else:
+                _el(g, "path", d=f"M{bx:.1f} {y + h / 2:.1f} h{h:.1f}", stroke=_hex(c[part]),
+                    stroke_width=3, stroke_dasharray="3 2" if k == 1 else "none")
+        return
+    _el(g, "rect", x=x, y=y, width=w, height=h, fill=_hex(c["square_light"]))
+    if style in fills:
+        _el(g, "rect", x=x, y=y, width=w, height=h, fill=fills[style])
+    elif style in ("outline", "edge", "thin", "key"):
+        inset = 2 if style == "thin" else 1.5
+        _el(g, "rect", x=x + inset, y=y + inset, width=w - 2 * inset, height=h - 2 * inset,
+            fill="none", stroke=colour, stroke_width=2 if style == "thin" else 3)
+    elif style == "cross":
+        _el(g, "path", d=f"M{x:.1f} {y:.1f} l{w:.1f} {h:.1f} M{x + w:.1f} {y:.1f} "
+            f"l{-w:.1f} {h:.1f}", stroke=colour, stroke_width=3)
 
 
 def frame_svg(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_OPTIONS) -> str:
@@ -282,8 +331,8 @@ def frame_svg(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_O
     root.append(nested)
     y += size + pad
     if options.explanation:
-        y += _text(root, painter, [Block(frame_explanation(frame.verdict, frame.index), "sub")],
-                   {"sub": Role(px)}, pad, y, width) + pad
+        words = frame_explanation(frame.verdict, frame.index, frame.caption)
+        y += _text(root, painter, [Block(words, "sub")], {"sub": Role(px)}, pad, y, width) + pad
     if options.legend:
         items = LEGEND + (KPK_LEGEND if frame.kpk else ())
         y += _legend(root, painter, items, px, pad, y, width) + pad

@@ -105,21 +105,21 @@ class Banner(NamedTuple):
 
 def frame_banner(verdict: Verdict | None, other: Verdict | None = None, index: int | None = None,
                  caption: str = "", kpk: dict[str, object] | None = None) -> Banner:
-    """The banner of a frame.  Live (``index`` None): the verdict's headline, its reason,
-    both sides' verdicts and the caption.  During playback the headline is step
-    ``index`` (its phase and sentence) under a "step k of N" label, and the final verdict
-    and both sides follow.  A KPK position shows the bitbase's answer."""
+    """The banner of a frame.  Live (``index`` None): the verdict's headline, its reason
+    and the other side's verdict.  During playback the headline is step ``index`` (its
+    phase and sentence) under a "step k of N" label, and one line below gives the final
+    verdicts of both sides.  A KPK position shows the bitbase's answer.  ``caption`` (a
+    library or playlist caption) is kept for the panes, not the banner."""
     head, reason, kind = banner_text(verdict, "")
-    sides = Block(both_sides(verdict, other), "muted")
+    pair = [v for v in (verdict, other) if v is not None]
+    finals = "Final verdict — " + "  ·  ".join(side_summary(v) for v in pair)
     other_side = Block(f"Other side: {side_summary(other)}" if other is not None else "",
                        "muted")
-    cap = Block(bounded(caption), "muted")
     if index is not None and verdict is not None and 0 <= index < len(verdict.steps):
         step = verdict.steps[index]
         return Banner(kind, (
             Block(f"step {index + 1} of {len(verdict.steps)} · {step.section}", "label"),
-            Block(f"{step.phase}: {step.text}", "head"),
-            Block(f"Final verdict: {head}", "sub"), sides))
+            Block(f"{step.phase}: {step.text}", "head"), Block(finals, "sub")))
     if kpk:
         side = str(kpk["side"]).capitalize()
         win = kpk["result"] == "win"
@@ -127,10 +127,11 @@ def frame_banner(verdict: Verdict | None, other: Verdict | None = None, index: i
         return Banner("open" if win else "blocked", (
             Block(f"KPK: {side} wins" if win else f"KPK: a draw — {side} cannot win", "head"),
             Block(f"exact bitbase; heuristic rule {rule}: {kpk['rule_text']}" if rule
-                  else "exact bitbase; no heuristic rule fires", "sub"), sides, cap))
+                  else "exact bitbase; no heuristic rule fires", "sub"),
+            Block(finals, "muted")))
     if verdict is not None and verdict.status == "ok" and not verdict.blocked:
         head = f"{verdict.side}: no blockage proved"
-    return Banner(kind, (Block(head, "head"), Block(reason, "sub"), other_side, cap))
+    return Banner(kind, (Block(head, "head"), Block(reason, "sub"), other_side))
 
 
 def window_banner(state: ViewerState) -> Banner:
@@ -156,8 +157,10 @@ def explanation_html(state: ViewerState) -> str:
     v, tl = state.verdict, state.timeline
     if v is None:
         return ""
+    cap = state.shown_caption()
+    top = f"<i>{esc(cap)}</i><br>" if cap else ""
     if tl.index is None:
-        lines = [f"<b>{esc(v.headline, OWN)}</b>", esc(v.reason, OWN)]
+        lines = [top + f"<b>{esc(v.headline, OWN)}</b>", esc(v.reason, OWN)]
         if state.kpk:
             lines.insert(0, f"<b>{esc(kpk_rules.summary_line(state.kpk), OWN)}</b>")
         for note in v.pawns:
@@ -168,16 +171,18 @@ def explanation_html(state: ViewerState) -> str:
             lines.append(f"<i>{esc(side_summary(state.other), OWN)}</i>")
         return "<br>".join(lines)
     step = v.steps[tl.index]
-    return (f"<b>step {tl.index + 1} of {tl.count} · [{esc(step.section)}] "
+    return (f"{top}<b>step {tl.index + 1} of {tl.count} · [{esc(step.section)}] "
             f"{esc(step.phase, OWN)}</b><br>{esc(step.text, OWN)}")
 
 
 def step_line(state: ViewerState) -> str:
-    """The line under the play buttons: "step k of N · phase" or the live view's."""
+    """The line under the play buttons: "step k of N · phase g of G" or the live view's
+    (short: the banner says the phase in words)."""
     tl = state.timeline
     if tl.index is None or tl.verdict is None:
         return f"live verdict · {tl.count} steps (Space to play)"
-    return f"step {tl.index + 1} of {tl.count} · {tl.verdict.steps[tl.index].phase}"
+    g = tl.group_of(tl.index)
+    return f"step {tl.index + 1} of {tl.count} · phase {(g or 0) + 1} of {len(tl.groups)}"
 
 
 def status_line(board: chess.Board) -> str:
@@ -186,15 +191,16 @@ def status_line(board: chess.Board) -> str:
     return "OK: legal position" if not names else "Warning: " + ", ".join(names)[:70]
 
 
-def frame_explanation(verdict: Verdict | None, index: int | None) -> str:
-    """The explanation of a frame as plain text: the step's section, phase and sentence,
-    or the verdict's reason and one line per pawn note."""
+def frame_explanation(verdict: Verdict | None, index: int | None, caption: str = "") -> str:
+    """The explanation of a frame as plain text: the caption, then the step's section,
+    phase and sentence, or the verdict's reason and one line per pawn note."""
     if verdict is None:
-        return ""
+        return bounded(caption)
+    top = [bounded(caption)] if caption else []
     if index is not None and 0 <= index < len(verdict.steps):
         step = verdict.steps[index]
-        return f"[{step.section}] {step.phase}: {step.text}"
-    lines = [verdict.reason]
+        return "\n".join([*top, f"[{step.section}] {step.phase}: {step.text}"])
+    lines = [*top, verdict.reason]
     for note in verdict.pawns:
         lines.append(f"• {chess.square_name(note.square)} ({note.category}, "
                      f"{'holds' if note.ok else 'breaks'}): {note.reason}")
@@ -216,7 +222,9 @@ def caption_html(state: ViewerState, search: AnalysisResult | None = None, *,
         if state.playlist:
             note = (f"<br><i>Playlist: the board no longer shows case "
                     f"{state.playlist_index + 1}/{len(state.playlist)} (N / PageUp)</i>")
-        return f"{esc(both_sides(state.verdict, state.other))}{note}"
+        cap = state.shown_caption()
+        return (f"<b>{esc(cap)}</b><br>" if cap else "") + \
+            f"{esc(both_sides(state.verdict, state.other), OWN)}{note}"
     exp = d.expect.get(state.method)
     ours = state.verdict
     if exp is None:
@@ -227,7 +235,7 @@ def caption_html(state: ViewerState, search: AnalysisResult | None = None, *,
         stated = f"{'blocked' if exp.blocked else 'not blocked'} ({exp.rule})"
     mine = ("blocked" if ours is not None and ours.blocked else "not blocked") + \
         f" ({ours.rule if ours is not None else '-'})"
-    return (f"<b>{esc(d.id)}</b> — {esc(d.caption)}<br><i>{esc(d.source)}</i><br>"
+    return (f"<b>{esc(d.id)}</b> — {esc(d.caption, OWN)}<br><i>{esc(d.source)}</i><br>"
             f"Stated: {esc(stated)} for White; game result: {esc(d.result)}<br>"
             f"pawnfence ({state.side}): {esc(mine)}")
 

@@ -55,7 +55,6 @@ class BoardView:
         c = painter.colours
         if layout.projector:
             screen.fill(c["background"])
-            self._projector(screen, layout)
         else:  # each pixel filled once, none that an opaque part covers next
             w, h = layout.size
             holes = [board_cover(layout.board), *(getattr(p, "rect", _NONE) for p in parts
@@ -80,13 +79,19 @@ class BoardView:
         bg = c["panel"] if layout.panel.colliderect(layout.legend) else c["background"]
         painter.render_legend(screen, layout.legend, state.legend(), layout.px,
                               structure=state.structure_layer, background=bg)
-        if not layout.projector:
+        if layout.projector:
+            self._projector(screen, layout)
+        else:
             for part in parts:
                 part.draw(screen)
+
+    def draw_top(self, screen: pygame.Surface, layout: Layout) -> None:
+        """What lies over everything, the widgets too: the message line, the help."""
+        state = self.state
         if state.message.seconds > 0 and state.message.text:
-            self._message(screen, board_rect, layout.px)
+            self._message(screen, layout.board, layout.px)
         if state.show_help:
-            self._draw_help(screen, board_rect, layout.px)
+            self._draw_help(screen, layout)
 
     def _projector(self, screen: pygame.Surface, layout: Layout) -> None:
         """The sentence in large type beside the board."""
@@ -94,7 +99,7 @@ class BoardView:
         roles = {"head": Role(px, "bold"), "sub": Role(round(px * 0.75)),
                  "label": Role(round(px * 0.6), "regular", "muted")}
         self.painter.render_text(screen, layout.sentence, projector_blocks(self.state), roles,
-                                 gap=0.5, least=0.3)
+                                 gap=0.5, least=0.3, most=1.6)
 
     def _arrows(self, screen: pygame.Surface, rect: pygame.Rect,
                 search: AnalysisResult) -> None:
@@ -132,19 +137,32 @@ class BoardView:
         self.painter.render_text(screen, shade.inflate(-16, -12), [Block(
             self.state.message.text, "sub")], {"sub": Role(round(px * 1.15))})
 
-    def _draw_help(self, screen: pygame.Surface, rect: pygame.Rect, px: int) -> None:
-        """The help overlay, generated from the action table and the gestures."""
-        painter, lines = self.painter, self.help
-        box = rect.inflate(-24, -24)
+    def _draw_help(self, screen: pygame.Surface, layout: Layout) -> None:
+        """The help overlay over the window (two columns when it is wide), generated from
+        the action table and the gestures."""
+        painter, lines, px = self.painter, self.help, layout.px
+        box = pygame.Rect((0, 0), layout.size).inflate(-layout.size[0] // 12,
+                                                        -layout.size[1] // 12)
         shade = pygame.Surface(box.size, pygame.SRCALPHA)
-        shade.fill((20, 20, 20, 240))
+        shade.fill((20, 20, 20, 242))
         screen.blit(shade, box)
         pygame.draw.rect(screen, painter.colours["text"], box, 2, border_radius=8)
-        inner = box.inflate(-24, -20)
-        blocks = [Block("Keys and mouse", "title")]
-        blocks += [Block(f"{keys}:  {what}", "line") for keys, what in lines]
-        roles = {"title": Role(round(px * 1.3), "bold"), "line": Role(px)}
-        painter.render_text(screen, inner, blocks, roles, gap=0.15, least=0.5)
+        inner = box.inflate(-32, -24)
+        roles = {"title": Role(round(px * 1.5), "bold"), "keys": Role(round(px * 1.1), "bold",
+                                                                       "changed"),
+                 "line": Role(round(px * 1.1))}
+        title = painter.render_text(screen, inner, [Block("Keys and mouse (H or Esc closes)",
+                                                          "title")], roles)
+        inner.top += title.height + 8
+        inner.height -= title.height + 8
+        cols = 2 if inner.width > px * 60 else 1
+        per = -(-len(lines) // cols)
+        width = (inner.width - 24 * (cols - 1)) // cols
+        for c in range(cols):
+            blocks = [Block(f"{keys}:  {what}", "line") for keys, what in
+                      lines[c * per:(c + 1) * per]]
+            rect = pygame.Rect(inner.left + c * (width + 24), inner.top, width, inner.height)
+            painter.render_text(screen, rect, blocks, roles, gap=0.2, least=0.5, most=1.3)
 
     def banner_roles(self, px: int) -> dict[str, Role]:
         """The banner's roles (for tests that measure it)."""

@@ -144,6 +144,7 @@ class CodePanel:
         self.px = 14
         self.scroll = 0
         self._followed: Any = None
+        self._rows_memo: tuple[Any, list[tuple[int, int, str]]] = (None, [])
 
     def place(self, rect: pygame.Rect, px: int) -> None:
         self.rect, self.px = rect, px
@@ -162,6 +163,7 @@ class CodePanel:
         if event.type == pygame.MOUSEWHEEL and self.rect.collidepoint(pygame.mouse.get_pos()):
             self.scroll = max(0, self.scroll + wheel_steps(event) *
                               self.painter.fonts.get(self.px, "mono").get_linesize())
+            self._followed = (self.state.method, self.current()[1], self.rect.size)
             return True
         return event.type == pygame.MOUSEBUTTONDOWN and self.rect.collidepoint(event.pos)
 
@@ -183,6 +185,9 @@ class CodePanel:
 
     def _wrapped(self, listing: Listing, width: int) -> list[tuple[int, int, str]]:
         """``(line index, indent pixels, text)`` rows of the listing wrapped to ``width``."""
+        key = (listing.title, width, self.px)
+        if self._rows_memo[0] == key:
+            return self._rows_memo[1]
         mono = self.painter.fonts.get(self.px, "mono")
         step = mono.size("  ")[0]
         rows = []
@@ -190,6 +195,7 @@ class CodePanel:
             x = 22 + line.indent * step
             for k, part in enumerate(wrap(mono, line.text, width - x - 4) or [""]):
                 rows.append((i, x + (step if k else 0), part))
+        self._rows_memo = (key, rows)
         return rows
 
     def _make(self, listing: Listing | None, cur: int | None, prev: int | None,
@@ -245,4 +251,4 @@ class CodePanel:
         self._followed = key
         n = next((k for k, r in enumerate(rows) if r[0] == cur), 0)
         if not self.scroll <= n * line_h <= self.scroll + view - 2 * line_h:
-            self.scroll = max(0, n * line_h - view // 3)
+            self.scroll = max(0, n - view // (3 * line_h)) * line_h  # whole lines

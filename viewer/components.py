@@ -152,13 +152,25 @@ class StepList:
         self.scroll = 0
         self._rows: tuple[Any, tuple[_Row, ...], int] = (None, (), 0)
         self._measured: tuple[Any, Any] = (None, None)
+        self._title_memo: tuple[Any, list[str]] = (None, [])
         self._followed: Any = None
 
     def place(self, rect: pygame.Rect, px: int) -> None:
         self.rect, self.px = rect, px
 
+    def _title(self) -> list[str]:
+        """The title's lines, wrapped to the list's width."""
+        tl = self.state.timeline
+        where = "live verdict" if tl.index is None else f"step {tl.index + 1} of {tl.count}"
+        key = (f"Steps ({tl.count}) by phase · {where} · Up / Down: phase", self.rect.width,
+               self.px)
+        if self._title_memo[0] != key:
+            self._title_memo = (key, wrap(self.painter.fonts.get(self.px, "bold"), key[0],
+                                          max(1, self.rect.width - 12)))
+        return self._title_memo[1]
+
     def _title_h(self) -> int:
-        return self.painter.fonts.get(self.px, "bold").get_linesize() + 6
+        return len(self._title()) * self.painter.fonts.get(self.px, "bold").get_linesize() + 6
 
     def rows(self) -> tuple[tuple[_Row, ...], int]:
         """The rows to show and their total height (cached per verdict, step and size):
@@ -268,9 +280,8 @@ class StepList:
         surf = pygame.Surface(self.rect.size)
         surf.fill((33, 40, 45))
         bold, regular = p.fonts.get(self.px, "bold"), p.fonts.get(self.px)
-        where = "live verdict" if tl.index is None else f"step {tl.index + 1} of {tl.count}"
-        title = f"Steps ({tl.count}) by phase · {where} · Up / Down: phase"
-        surf.blit(bold.render(title, True, c["text"]), (6, 3))
+        for i, line in enumerate(self._title()):
+            surf.blit(bold.render(line, True, c["text"]), (6, 3 + i * bold.get_linesize()))
         top = self._title_h()
         clip = pygame.Rect(0, top, self.rect.width, self.rect.height - top)
         surf.set_clip(clip)

@@ -48,11 +48,11 @@ class Row(NamedTuple):
 #: the controls, top to bottom
 CONTROL_ROWS: tuple[Row, ...] = (
     Row(30, 4, (("tool:K", 1), ("tool:P", 1), ("tool:k", 1), ("tool:p", 1), ("tool:x", 1))),
-    Row(30, 4, (("other", 1.2), ("turn", 1), ("ep", 0.9))),
+    Row(30, 4, (("other", 1), ("turn", 1))),
     Row(30, 4, (("flip", 1), ("clear", 1), ("undo", 1), ("redo", 1))),
     Row(30, 6, (("copy", 1), ("paste", 1), ("help", 1), ("projector", 1))),
     Row(32, 2, (("fen", 1),)),
-    Row(22, 4, (("fen_status", 1),)),
+    Row(26, 4, (("fen_status", 1.5), ("ep", 1))),
     Row(30, 4, (("method", 1.4), ("side", 0.8))),
     Row(28, 8, (("structure", 1), ("search", 1))),
     Row(30, 4, (("play:first", 1), ("play:prev-phase", 1), ("play:prev", 1),
@@ -63,6 +63,9 @@ CONTROL_ROWS: tuple[Row, ...] = (
     Row(24, 6, (("speed_label", 0), ("speed", 1)), fixed=110),
 )
 TAB_H, TAB_GAP, SPACING = 28, 4, 4
+#: the tabs' widths by their labels' lengths
+TAB_WEIGHTS = {"story": 0.9, "steps": 0.9, "code": 0.8, "analysis": 1.35, "library": 1.1,
+               "export": 1.0}
 
 
 def ui_scale(size: tuple[int, int]) -> float:
@@ -164,8 +167,8 @@ def _slots(dock: pygame.Rect, n: int, stacked: bool, scale: float) -> tuple[Slot
             w = (dock.width - gap * (n - 1)) // n
             r = pygame.Rect(dock.left + i * (w + gap), dock.top, w, dock.height)
         tab_h = round(TAB_H * scale)
-        tabs = _row_cells(Row(TAB_H, TAB_GAP, tuple((p, 1) for p in PANES)), r.left, r.top,
-                          r.width, scale)
+        tabs = _row_cells(Row(TAB_H, TAB_GAP, tuple((p, TAB_WEIGHTS.get(p, 1.0)) for p in PANES)),
+                          r.left, r.top, r.width, scale)
         body_top = r.top + tab_h + round(TAB_GAP * scale)
         out.append(Slot(tabs, pygame.Rect(r.left, body_top, r.width, r.bottom - body_top)))
     return tuple(out)

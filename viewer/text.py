@@ -186,9 +186,12 @@ def step_line(state: ViewerState) -> str:
 
 
 def status_line(board: chess.Board) -> str:
-    """The FEN field's status line for the board on show."""
+    """The FEN field's status line for the board on show (short: it shares its row; the
+    analysis pane names every problem)."""
     names = status_names(board)
-    return "OK: legal position" if not names else "Warning: " + ", ".join(names)[:70]
+    if not names:
+        return "OK: legal position"
+    return f"Illegal: {names[0]}" + (f" (+{len(names) - 1})" if len(names) > 1 else "")
 
 
 def frame_explanation(verdict: Verdict | None, index: int | None, caption: str = "") -> str:

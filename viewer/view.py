@@ -48,17 +48,19 @@ class BoardView:
         self.help = help_lines(GESTURE_HELP)
 
     def draw(self, screen: pygame.Surface, layout: Layout, *, dragged: Press | None = None,
-             search: AnalysisResult | None = None, parts: Sequence[Drawable] = ()) -> None:
+             search: AnalysisResult | None = None, parts: Sequence[Drawable] = (),
+             covered: Sequence[pygame.Rect] = ()) -> None:
         """Draw one frame (no flip): the left column, the panel's background and
-        ``parts``, or projector mode."""
+        ``parts``, or projector mode; ``covered``: rectangles opaque widgets draw over
+        (not filled here)."""
         state, painter = self.state, self.painter
         c = painter.colours
         if layout.projector:
             screen.fill(c["background"])
         else:  # each pixel filled once, none that an opaque part covers next
             w, h = layout.size
-            holes = [board_cover(layout.board), *(getattr(p, "rect", _NONE) for p in parts
-                                                  if getattr(p, "opaque", False))]
+            holes = [board_cover(layout.board), *covered,
+                     *(getattr(p, "rect", _NONE) for p in parts if getattr(p, "opaque", False))]
             fill_except(screen, pygame.Rect(0, 0, layout.panel.left, h), holes, c["background"])
             fill_except(screen, pygame.Rect(layout.panel.right, 0, w - layout.panel.right, h),
                         holes, c["background"])

@@ -26,13 +26,17 @@ class Host(Protocol):
 
     state: ViewerState
 
-    def choose_export(self, kind: str) -> None: ...
+    def choose_export(self, kind: str) -> None:
+        """Ask where to save an export of ``kind`` (png, gif, svg) and write it there."""
 
-    def save_position(self) -> None: ...
+    def save_position(self) -> None:
+        """Add the position to the user's own list."""
 
-    def choose_playlist(self) -> None: ...
+    def choose_playlist(self) -> None:
+        """Ask for an EPD file and step through it."""
 
-    def play_line(self, source: str) -> None: ...
+    def play_line(self, source: str) -> None:
+        """Play the line of analysis column ``source`` move by move on the board."""
 
 
 class Action(NamedTuple):

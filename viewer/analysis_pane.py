@@ -72,10 +72,12 @@ class AnalysisPane:
         self.content = 0  # the height of what the pane shows (it scrolls when taller)
 
     def place(self, rect: pygame.Rect, px: int) -> None:
+        """Put the part in ``rect`` (an empty rectangle hides it) with text of ``px`` pixels."""
         self.rect, self.px = rect, px
         self._key = None
 
     def update(self, result: AnalysisResult | None) -> None:
+        """The analysis snapshot to show (``None``: the analysis is off)."""
         self.result = result
 
     def _title(self, col: Column) -> str:
@@ -184,6 +186,8 @@ class AnalysisPane:
         return y + bh + 10
 
     def handle(self, event: pygame.event.Event, host: Host) -> bool:
+        """Take ``event`` if it is this part's (True: taken, nothing else sees it); may run
+        actions on ``host``."""
         if self.rect.width <= 0:
             return False
         self._build()
@@ -197,6 +201,7 @@ class AnalysisPane:
         return event.type == pygame.MOUSEBUTTONDOWN and self.rect.collidepoint(event.pos)
 
     def draw(self, surface: pygame.Surface) -> None:
+        """Draw the part in its rectangle (from a cache while what it shows is unchanged)."""
         if self.rect.width <= 0 or self.rect.height <= 0:
             return
         self._build()

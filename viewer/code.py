@@ -147,6 +147,7 @@ class CodePanel:
         self._rows_memo: tuple[Any, list[tuple[int, int, str]]] = (None, [])
 
     def place(self, rect: pygame.Rect, px: int) -> None:
+        """Put the part in ``rect`` (an empty rectangle hides it) with text of ``px`` pixels."""
         self.rect, self.px = rect, px
 
     def current(self) -> tuple[Listing | None, int | None, int | None]:
@@ -160,6 +161,8 @@ class CodePanel:
         return listing, line_of(listing, v.steps[tl.index]), line_of(listing, prev)
 
     def handle(self, event: pygame.event.Event, host: Host) -> bool:
+        """Take ``event`` if it is this part's (True: taken, nothing else sees it); may run
+        actions on ``host``."""
         if event.type == pygame.MOUSEWHEEL and self.rect.collidepoint(pygame.mouse.get_pos()):
             self.scroll = max(0, self.scroll + wheel_steps(event) *
                               self.painter.fonts.get(self.px, "mono").get_linesize())
@@ -168,6 +171,7 @@ class CodePanel:
         return event.type == pygame.MOUSEBUTTONDOWN and self.rect.collidepoint(event.pos)
 
     def draw(self, surface: pygame.Surface) -> None:
+        """Draw the part in its rectangle (from a cache while what it shows is unchanged)."""
         if self.rect.width <= 0 or self.rect.height <= 0:
             return
         listing, cur, prev = self.current()

@@ -15,7 +15,7 @@ draws is cached and redrawn only when what it shows changes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import pygame
 
@@ -27,7 +27,22 @@ if TYPE_CHECKING:
     from viewer.render import Painter
     from viewer.state import ViewerState
 
-__all__ = ["PaneButton", "Scrubber", "StepList", "wheel_steps"]
+__all__ = ["PaneButton", "Scrubber", "StepList", "Component", "wheel_steps"]
+
+
+class Component(Protocol):
+    """A custom-drawn part of the panel: it owns its events, update and drawing."""
+
+    rect: pygame.Rect
+
+    def place(self, rect: pygame.Rect, px: int) -> None:
+        """Put the part in ``rect`` (an empty rectangle hides it), text of ``px`` pixels."""
+
+    def handle(self, event: pygame.event.Event, host: Host) -> bool:
+        """True when ``event`` was the part's (nothing else then sees it)."""
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the part in its rectangle."""
 
 
 def wheel_steps(event: pygame.event.Event) -> int:
@@ -52,6 +67,7 @@ class PaneButton:
         return False
 
     def draw(self, surface: pygame.Surface, painter: Painter, px: int) -> None:
+        """Draw the part in its rectangle (from a cache while what it shows is unchanged)."""
         c = painter.colours
         bg = (76, 80, 82) if self.enabled else (37, 41, 46)
         pygame.draw.rect(surface, bg, self.rect, border_radius=3)
@@ -75,6 +91,7 @@ class Scrubber:
         self.dragging = False
 
     def place(self, rect: pygame.Rect, px: int) -> None:
+        """Put the part in ``rect`` (an empty rectangle hides it) with text of ``px`` pixels."""
         self.rect = rect
 
     def index_at(self, x: int) -> int:
@@ -93,6 +110,8 @@ class Scrubber:
         return r.left + (round(r.width * k / (n - 1)) if n > 1 else 0)
 
     def handle(self, event: pygame.event.Event, host: Host) -> bool:
+        """Take ``event`` if it is this part's (True: taken, nothing else sees it); may run
+        actions on ``host``."""
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 \
                 and self.rect.collidepoint(event.pos) and self.state.timeline.count:
             self.dragging = True
@@ -107,6 +126,7 @@ class Scrubber:
         return False
 
     def draw(self, surface: pygame.Surface) -> None:
+        """Draw the part in its rectangle (from a cache while what it shows is unchanged)."""
         tl, r, painter = self.state.timeline, self.rect, self.painter
         if r.width <= 0:
             return
@@ -156,6 +176,7 @@ class StepList:
         self._followed: Any = None
 
     def place(self, rect: pygame.Rect, px: int) -> None:
+        """Put the part in ``rect`` (an empty rectangle hides it) with text of ``px`` pixels."""
         self.rect, self.px = rect, px
 
     def _title(self) -> list[str]:
@@ -248,6 +269,8 @@ class StepList:
         self.scroll = max(0, min(self.scroll, max(0, height - view)))
 
     def handle(self, event: pygame.event.Event, host: Host) -> bool:
+        """Take ``event`` if it is this part's (True: taken, nothing else sees it); may run
+        actions on ``host``."""
         if event.type == pygame.MOUSEWHEEL and self.rect.collidepoint(pygame.mouse.get_pos()):
             rows, height = self.rows()
             step = self.painter.fonts.get(self.px).get_linesize()
@@ -266,6 +289,7 @@ class StepList:
         return True
 
     def draw(self, surface: pygame.Surface) -> None:
+        """Draw the part in its rectangle (from a cache while what it shows is unchanged)."""
         if self.rect.width <= 0 or self.rect.height <= 0:
             return
         self._follow()

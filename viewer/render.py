@@ -670,7 +670,8 @@ class Painter:
                 third = third.move(third.width, 0)
 
     def arrow_swatch(self, surface: pygame.Surface, swatch: pygame.Rect, colour: RGB,
-                      style: str) -> None:
+                     style: str) -> None:
+        """A short arrow in ``swatch`` drawn in ``style`` (solid, dashed, hollow)."""
         y, w = swatch.centery, max(2, swatch.height // 5)
         x0, x1 = swatch.left, swatch.right
         tip = [(x1, y), (x1 - swatch.height // 2, y - swatch.height // 2 + 1),

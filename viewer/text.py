@@ -198,8 +198,8 @@ def frame_explanation(verdict: Verdict | None, index: int | None, caption: str =
     """The explanation of a frame as plain text: the caption, then the step's section,
     phase and sentence, or the verdict's reason and one line per pawn note."""
     if verdict is None:
-        return bounded(caption)
-    top = [bounded(caption)] if caption else []
+        return bounded(caption, OWN)
+    top = [bounded(caption, OWN)] if caption else []
     if index is not None and 0 <= index < len(verdict.steps):
         step = verdict.steps[index]
         return "\n".join([*top, f"[{step.section}] {step.phase}: {step.text}"])

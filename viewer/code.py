@@ -230,8 +230,9 @@ class CodePanel:
                     span = sum(1 for r in rows if r[0] == i)
                     pygame.draw.rect(surf, colour, (2, ry, w - 4, span * line_h))
                     arrow = c["changed"] if i == cur else c["muted"]
-                    pygame.draw.polygon(surf, arrow, [(4, ry + 2), (16, ry + line_h // 2),
-                                                      (4, ry + line_h - 2)])
+                    tip = [(4, ry + 2), (16, ry + line_h // 2), (4, ry + line_h - 2)]
+                    # the current line: a filled arrow; the line before: a hollow one
+                    pygame.draw.polygon(surf, arrow, tip, 0 if i == cur else 2)
                 ink = c["text"] if i == cur else c["muted"] if cur is not None else c["text"]
                 surf.blit(mono.render(text, True, ink), (x, ry))
             surf.set_clip(None)

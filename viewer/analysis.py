@@ -118,7 +118,7 @@ class Analysis:
         if seconds is not None:
             self.seconds = self.clamp(seconds)
         reasons = illegal_reasons(board)
-        fen = board.fen()
+        fen = board.fen(en_passant="fen")  # as the editor writes it
         kp = board.occupied == board.pawns | board.kings
         with self._cond:
             if self._stopping:

@@ -39,8 +39,9 @@ def swatch_width(item: LegendItem, sw: int) -> int:
 
 def banner_roles(px: int) -> dict[str, Role]:
     """The banner's text roles for a body size of ``px`` pixels."""
-    return {"head": Role(round(px * 1.6), "bold"), "sub": Role(px), "muted": Role(px, "regular",
-            "muted"), "label": Role(round(px * 0.9), "regular", "muted")}
+    return {"head": Role(round(px * 1.6), "bold"), "sub": Role(px, least=0.85),
+            "muted": Role(px, "regular", "muted", 0.85),
+            "label": Role(round(px * 0.9), "regular", "muted", 0.85)}
 
 
 def display_format(surface: pygame.Surface, alpha: bool = True) -> pygame.Surface:

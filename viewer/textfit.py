@@ -125,7 +125,7 @@ def _layout(fonts: Fonts, blocks: Sequence[Block], width: int, roles: Mapping[st
     y = 0
     for i, block in enumerate(blocks):
         role = roles[block.role]
-        px = max(FLOOR_PX, round(role.px * ratio))
+        px = max(FLOOR_PX, round(role.px * max(ratio, min(role.least, 1.0))))
         font = fonts.get(px, role.style)
         if i:
             y += round(px * gap)

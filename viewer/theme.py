@@ -63,11 +63,13 @@ PANE_LABELS = {"story": "Story", "steps": "Steps", "code": "Code", "analysis": "
 
 class Role(NamedTuple):
     """How a paragraph of the window's text is drawn: ``px`` before any shrinking, the
-    font ``style`` (regular, bold, italic, mono) and the colour's key in :data:`COLOURS`."""
+    font ``style`` (regular, bold, italic, mono), the colour's key in :data:`COLOURS`, and
+    the ratio it never shrinks below (``least``: the headline gives way first)."""
 
     px: int
     style: str = "regular"
     colour: str = "text"
+    least: float = 0.0
 
 
 class Block(NamedTuple):

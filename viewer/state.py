@@ -187,8 +187,12 @@ class ViewerState:
         self.analyse(keep=False)
 
     def shown_caption(self) -> str:
-        """The caption, while the board shows the position it was given for."""
-        return self.caption if self.caption and self.caption_fen == self.editor.fen else ""
+        """The caption (or the library diagram's), while the board shows the position it
+        was given for."""
+        if self.caption and self.caption_fen == self.editor.fen:
+            return self.caption
+        d = self.current_diagram
+        return f"{d.id}: {d.caption}" if d is not None and d.fen == self.editor.fen else ""
 
     def case_shown(self) -> bool:
         """Whether the board shows the playlist's current case."""

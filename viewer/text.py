@@ -158,7 +158,7 @@ def explanation_html(state: ViewerState) -> str:
     if v is None:
         return ""
     cap = state.shown_caption()
-    top = f"<i>{esc(cap)}</i><br>" if cap else ""
+    top = f"<i>{esc(cap, OWN if state.current_diagram else SHOWN)}</i><br>" if cap else ""
     if tl.index is None:
         lines = [top + f"<b>{esc(v.headline, OWN)}</b>", esc(v.reason, OWN)]
         if state.kpk:

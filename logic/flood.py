@@ -130,13 +130,19 @@ def king_flood(w: int, b: int, rec: Recorder | None = None) -> FloodResult:
             hit = flood & b
             drowned |= hit
             b &= ~hit
-            fence = ram_fence(w, b)
+            old, fence = fence, ram_fence(w, b)
             if rec is not None:
+                joined, left = fence & ~old, old & ~fence
                 rec.add(
                     "flood-drown", "wiki flood", f"fence recomputed after {rec.names(hit)} drowned",
                     f"The flood reaches undefended {rec.them} pawn(s) {rec.names(hit)}: "
-                    "they are captured and the ram fence is recomputed.",
-                    changed=hit, fence=fence, flood=flood, above=above, drowned=drowned,
+                    "they are captured and the ram fence is recomputed: "
+                    + ("it comes out unchanged." if fence == old else
+                       "; ".join(f"{rec.names(bb)} {verb} it" for bb, verb in
+                                 ((left, "left"), (joined, "joined")) if bb) + "."),
+                    changed=hit, facts=(("unchanged", fence == old),), fence=fence,
+                    flood=flood, above=above, drowned=drowned, joined=joined, left=left,
+                    drowned_now=hit,
                 )
             if not fence:
                 return FloodResult(False, 0, flood, drowned, "rams")

@@ -182,9 +182,9 @@ def paper_structure(
                 f"king may capture them: removed; {rec.us} pawns behind them become dynamic "
                 "and the fence is recomputed.",
                 changed=gone, fixed=fixed, marked=marked, fence=fence, below=below,
-                removed=removed,
+                removed=removed, removed_now=gone,
             )
-        fence = dfs_fence(marked, rec)
+        fence = dfs_fence(marked) if rec is None else _recompute(rec, fence, marked, removed)
         if not fence:
             raw = _new(Boards, (fixed, marked, 0, 0, removed, 0, 0, _ALL))
             return _new(Structure, ("paper 3", "removal-breaks", (), raw, (), _ALL, "", 0))
@@ -222,6 +222,35 @@ def paper_structure(
         rule = "paper 3.2" if fail_32 >> fail & 1 else "paper 3.3"
         return _new(Structure, (rule, "pawn", (fail,), raw, seed, kmask, SECTIONS[used], guard))
     return _new(Structure, (None, "", (), raw, seed, kmask, SECTIONS[used], guard))
+
+
+def _recompute(rec: Recorder, old: int, marked: int, removed: int) -> int:
+    """The traced recomputation of the fence after a removal (paper 3): Figure 8 runs again
+    on the new marked squares.  When it finds the same fence, one ``fence-recomputed`` step
+    says so (fact ``unchanged``) instead of replaying an identical search; otherwise the
+    search is replayed square by square and a ``fence-recomputed`` step names the squares
+    that ``joined`` and ``left`` the fence (boards of those names).  Returns the fence."""
+    fence = dfs_fence(marked)  # the untraced search finds the traced one's fence (tests)
+    if fence and fence == old:
+        rec.add(
+            "fence-recomputed", "paper 3", "fence recomputed",
+            f"Figure 8's search runs again on the new marked squares: the fence comes out "
+            f"unchanged ({rec.names(fence)}).",
+            facts=(("unchanged", True),), fence=fence, marked=marked, removed=removed,
+            joined=0, left=0,
+        )
+        return fence
+    fence = dfs_fence(marked, rec)
+    if fence:
+        joined, left = fence & ~old, old & ~fence
+        rec.add(
+            "fence-recomputed", "paper 3", "fence recomputed",
+            "The fence changed: " + "; ".join(f"{rec.names(bb)} {verb} it" for bb, verb in
+                                              ((left, "left"), (joined, "joined")) if bb) + ".",
+            changed=joined | left, facts=(("unchanged", False),), fence=fence, marked=marked,
+            removed=removed, joined=joined, left=left,
+        )
+    return fence
 
 
 def _capture_args(takers: int, targets: int) -> tuple[int, int]:

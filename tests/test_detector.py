@@ -223,3 +223,32 @@ def test_a_pawn_that_can_capture_a_removed_pawn_is_no_blockage(method: str) -> N
     assert len(capture) == 1 and capture[0].square == chess.B6
     assert capture[0].changed == chess.BB_B6 | chess.BB_A5
     assert "b6 can take a5" in capture[0].text
+
+
+def test_recomputed_fence_steps_say_what_joined_and_left() -> None:
+    """After a removal (paper) or a drowning (flood) the trace records the recomputed
+    fence as a difference: boards ``joined`` and ``left`` and the fact ``unchanged``; the
+    paper's identical search is one step, not a replay."""
+    d3 = chess.Board("4k3/2p5/1p2p1p1/p1p1P1P1/P1P3p1/1P6/5PK1/8 b - - 0 1")
+    paper = logic.detect(d3, chess.WHITE, trace=True)
+    kinds = [s.kind for s in paper.steps]
+    k = kinds.index("fence-recomputed")
+    assert kinds[k - 1] == "remove-below" and kinds.count("dfs-start") == 1
+    step = paper.steps[k]
+    assert step.fact("unchanged") is True and step.board("fence") == paper.fence
+    assert step.board("joined") == step.board("left") == 0
+    assert paper.steps[k - 1].board("removed_now") == chess.BB_G4
+    flood = logic.detect(d3, chess.WHITE, method="flood", trace=True)
+    drown = next(s for s in flood.steps if s.kind == "flood-drown")
+    assert drown.fact("unchanged") is False and drown.board("drowned_now") == chess.BB_G4
+    assert drown.board("left") == chess.BB_F3 | chess.BB_H3 and drown.board("joined") == 0
+    changed = logic.detect(chess.Board("2K5/p7/P1p5/p1P3P1/1p4k1/1P1pp1p1/3PP1P1/8 w - - 0 1"),
+                           chess.WHITE, trace=True)
+    step = next(s for s in changed.steps if s.kind == "fence-recomputed")
+    assert step.fact("unchanged") is False
+    assert step.board("joined") == chess.BB_A3
+    assert step.board("left") == chess.BB_A6 | chess.BB_B4 | chess.BB_B5 | chess.BB_B6
+    assert [s.kind for s in changed.steps].count("dfs-start") == 3  # a different search
+    black = logic.detect(d3.mirror(), chess.BLACK, method="flood", trace=True)  # flipped back
+    drown = next(s for s in black.steps if s.kind == "flood-drown")
+    assert drown.board("left") == chess.BB_F6 | chess.BB_H6

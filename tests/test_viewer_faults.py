@@ -56,6 +56,14 @@ def _processes(marker: str) -> list[int]:
     return out
 
 
+def _library_button(app: App, name: str) -> tuple[int, int]:
+    """Click the Library tab of the dock's first slot (a real click) and return the centre
+    of the library pane's button ``name``."""
+    tab = app.panel.tabs[0]["library"].rect.center
+    frames(app, [down(tab), up(tab)], [])
+    return app.panel.buttons[name].rect.center
+
+
 def _analysis_threads() -> int:
     return sum(1 for t in threading.enumerate() if t.name.startswith("pawnfence-"))
 
@@ -82,7 +90,7 @@ def test_continuous_edits_are_saved_at_least_once_a_second(home) -> None:
     for sq in squares[:12]:  # a click every half second for six seconds
         frames(a, [down(centre(a, sq)), up(centre(a, sq))], *[[] for _ in range(28)])
         edits.append((a.frame - 29, a.state.editor.fen))
-    add = a.panel.buttons["add"].rect.center
+    add = _library_button(a, "add")
     added = a.state.editor.fen
     frames(a, [down(add), up(add)], *[[] for _ in range(5)])
     assert a.state.user_positions, a.state.message.text
@@ -247,7 +255,7 @@ def test_damaged_positions_file_is_kept_aside_and_adding_still_works(home) -> No
     assert len(a.state.user_positions) == 2
     assert "my-positions.epd.bad" in a.state.message.text
     assert (home / "my-positions.epd.bad").read_bytes() == raw
-    add = a.panel.buttons["add"].rect.center
+    add = _library_button(a, "add")
     frames(a, [down(add), up(add)])
     assert len(a.state.user_positions) == 3, a.state.message.text
     a.close()
@@ -319,7 +327,13 @@ def test_short_png_write_is_an_error_and_leaves_nothing(home, tmp_path, monkeypa
     a = App(Settings(fen=D16), size=(1280, 860), export_dir=tmp_path / "exports")
     frames(a, [])
     _short_writes(monkeypatch)
-    frames(a, [key(pygame.K_s, mod=pygame.KMOD_CTRL)])
+    frames(a, [key(pygame.K_s, mod=pygame.KMOD_CTRL)])  # the save dialog opens
+    assert a.file_dialog is not None and a.file_dialog.alive()
+    import pygame_gui
+
+    picked = pygame.event.Event(pygame_gui.UI_FILE_DIALOG_PATH_PICKED, ui_element=a.file_dialog,
+                                text=str(a.exporter.default_path("png")))
+    frames(a, [picked])
     assert "cannot write" in a.state.message.text
     assert not list((tmp_path / "exports").glob("*")) if (tmp_path / "exports").exists() \
         else True

@@ -26,13 +26,17 @@ class Host(Protocol):
 
     state: ViewerState
 
-    def export_png(self) -> object: ...
+    def choose_export(self, kind: str) -> None:
+        """Ask where to save an export of ``kind`` (png, gif, svg) and write it there."""
 
-    def export_gif(self) -> object: ...
+    def save_position(self) -> None:
+        """Add the position to the user's own list."""
 
-    def save_position(self) -> None: ...
+    def choose_playlist(self) -> None:
+        """Ask for an EPD file and step through it."""
 
-    def choose_playlist(self) -> None: ...
+    def play_line(self, source: str) -> None:
+        """Play the line of analysis column ``source`` move by move on the board."""
 
 
 class Action(NamedTuple):
@@ -64,26 +68,40 @@ def _step(where: str, label: str, group: str) -> Action:
     return Action(f"play:{where}", label, group, lambda h: h.state.step_to(where))
 
 
+def _line(where: str, label: str) -> Action:
+    return Action(f"line:{where}", label, "line", lambda h: h.state.line_step(where))
+
+
 _TABLE: tuple[Action, ...] = (
     *(_tool(sym) for sym in TOOLS),
     Action("turn", "", "turn", lambda h: h.state.toggle_turn()),
     Action("flip", "Flip (F)", "flip", lambda h: h.state.toggle_flip()),
     Action("clear", "Clear", "", lambda h: h.state.clear()),
     Action("help", "Help (H)", "help", lambda h: h.state.toggle_help()),
+    Action("projector", "Projector", "projector", lambda h: h.state.toggle_projector()),
     Action("undo", "Undo", "history", lambda h: h.state.undo()),
     Action("redo", "Redo", "history", lambda h: h.state.redo()),
     Action("copy", "Copy FEN", "clipboard", _copy),
     Action("paste", "Paste FEN", "clipboard", _paste),
     Action("play:toggle", "Play", "play", lambda h: h.state.timeline.toggle()),
     _step("first", "|<", "ends"), _step("prev", "<", "steps"), _step("next", ">", "steps"),
-    _step("last", ">|", "ends"),
+    _step("last", ">|", "ends"), _step("prev-phase", "<<", "phases"),
+    _step("next-phase", ">>", "phases"),
     Action("back", "", "back", lambda h: h.state.back()),
     Action("method", "", "choose", lambda h: h.state.next_method()),
     Action("side", "", "choose", lambda h: h.state.toggle_side()),
     Action("structure", "", "structure", lambda h: h.state.toggle_structure()),
-    Action("png", "Save PNG", "export", lambda h: h.export_png()),
-    Action("gif", "Save GIF", "export", lambda h: h.export_gif()),
+    Action("png", "PNG…", "export", lambda h: h.choose_export("png")),
+    Action("gif", "GIF…", "export", lambda h: h.choose_export("gif")),
+    Action("svg", "SVG…", "export", lambda h: h.choose_export("svg")),
     Action("search", "", "search", lambda h: h.state.toggle_search()),
+    Action("search:less", "−", "search-time", lambda h: h.state.faster_search(0.5)),
+    Action("search:more", "+", "search-time", lambda h: h.state.faster_search(2.0)),
+    Action("line:with", "Play", "", lambda h: h.play_line("with")),
+    Action("line:without", "Play", "", lambda h: h.play_line("without")),
+    Action("line:engine", "Play", "", lambda h: h.play_line("engine")),
+    _line("first", "|<"), _line("prev", "<"), _line("next", ">"), _line("last", ">|"),
+    Action("line:stop", "Back to the position", "", lambda h: h.state.stop_line()),
     Action("open", "", "open", lambda h: h.choose_playlist()),
     Action("next-case", "", "cases", lambda h: h.state.next_case(1)),
     Action("prev-case", "", "cases", lambda h: h.state.next_case(-1)),
@@ -92,17 +110,21 @@ _TABLE: tuple[Action, ...] = (
 #: name -> action
 ACTIONS: dict[str, Action] = {a.name: a for a in _TABLE}
 
-#: key bindings: action name -> key specs ("ctrl+" prefix; pygame key names or the
-#: character typed)
+#: key bindings: action name -> key specs ("ctrl+" and "shift+" prefixes; pygame key
+#: names or the character typed)
 KEYS: dict[str, tuple[str, ...]] = {
     "tool:K": ("1",), "tool:P": ("2",), "tool:k": ("3",), "tool:p": ("4",), "tool:x": ("0",),
     "turn": ("t",), "flip": ("f",), "undo": ("ctrl+z",), "redo": ("ctrl+y",),
     "copy": ("ctrl+c",), "paste": ("ctrl+v",), "play:toggle": ("space",),
     "play:prev": ("left",), "play:next": ("right",), "play:first": ("home",),
-    "play:last": ("end",), "back": ("escape",), "method": ("m",), "side": ("s",),
-    "structure": ("l",), "png": ("ctrl+s",), "gif": ("ctrl+g",), "search": ("e",),
+    "play:last": ("end",), "play:prev-phase": ("up",), "play:next-phase": ("down",),
+    "back": ("escape",), "method": ("m",), "side": ("s",),
+    "structure": ("l",), "png": ("ctrl+s",), "gif": ("ctrl+g",), "svg": ("ctrl+shift+s",),
+    "search": ("e",), "search:less": ("-",), "search:more": ("=",),
+    "line:prev": ("[",), "line:next": ("]",), "line:first": ("ctrl+[",),
+    "line:last": ("ctrl+]",), "projector": ("p",),
     "open": ("o",), "help": ("h", "?"), "next-case": ("n", "page down"),
-    "prev-case": ("p", "page up"),
+    "prev-case": ("page up",),
 }
 
 #: help groups in the order of the help overlay: group -> (keys caption or "" for the
@@ -115,27 +137,35 @@ GROUPS: dict[str, tuple[str, str]] = {
     "clipboard": ("", "copy the FEN / paste a FEN"),
     "play": ("", "play / pause the detector's steps"),
     "steps": ("", "previous / next step"),
+    "phases": ("", "previous / next phase (a group of steps)"),
     "ends": ("", "first / last step"),
-    "back": ("", "back to the live verdict (or close this help)"),
+    "back": ("", "back: close this help, leave projector mode or a line, the live verdict"),
     "choose": ("", "switch method ({methods}) / side (White / Black)"),
     "structure": ("", "pawn-structure layer (files, rams, levers, backward, stragglers)"),
-    "export": ("", "save this frame as PNG / the whole trace as GIF"),
-    "search": ("", "search panel: pawnfence's search with and without detection, a UCI "
-                   "engine"),
+    "export": ("", "save this frame as PNG / the trace as GIF / the frame as SVG"),
+    "search": ("", "analysis: pawnfence's search with and without detection, a UCI engine"),
+    "search-time": ("- / +", "less / more time per search"),
+    "line": ("", "a line of the analysis on the board: first / previous / next / last move"),
+    "projector": ("", "projector mode: the board, the sentence in large type, the legend"),
     "open": ("", "open a playlist (an EPD file, e.g. a scan's suspects.epd)"),
-    "cases": ("", "next / previous case of the playlist"),
+    "cases": ("N, PageDown / PageUp", "next / previous case of the playlist"),
     "help": ("", "show / hide this help"),
 }
 
 _NAMES = {"space": "Space", "left": "Left", "right": "Right", "home": "Home", "end": "End",
-          "escape": "Esc", "page down": "PageDown", "page up": "PageUp"}
+          "escape": "Esc", "page down": "PageDown", "page up": "PageUp", "up": "Up",
+          "down": "Down"}
 
 
 def key_caption(spec: str) -> str:
-    """How a key spec is written for people: ``"ctrl+z"`` -> ``"Ctrl+Z"``."""
-    ctrl, _, key = spec.rpartition("+") if spec.startswith("ctrl+") else ("", "", spec)
+    """How a key spec is written for people: ``"ctrl+shift+s"`` -> ``"Ctrl+Shift+S"``."""
+    mods, key = [], spec
+    for prefix in ("ctrl+", "shift+"):
+        if key.startswith(prefix) and len(key) > len(prefix):
+            mods.append(prefix[:-1].title())
+            key = key[len(prefix):]
     word = _NAMES.get(key, key.upper() if len(key) == 1 else key.title())
-    return f"Ctrl+{word}" if ctrl else word
+    return "+".join([*mods, word])
 
 
 def tooltip(name: str) -> str:
@@ -154,10 +184,14 @@ def bindings() -> dict[str, str]:
     return out
 
 
-def event_specs(key_name: str, unicode: str, ctrl: bool) -> list[str]:
+def event_specs(key_name: str, unicode: str, ctrl: bool, shift: bool = False) -> list[str]:
     """The specs a key press matches, most specific first: the key's name with a
-    ``ctrl+`` prefix when Ctrl (or Cmd) is held, then the character typed."""
-    specs = [("ctrl+" if ctrl else "") + key_name.lower()]
+    ``ctrl+`` prefix when Ctrl (or Cmd) is held and ``shift+`` when Shift is, then
+    without the Shift, then the character typed."""
+    name = key_name.lower()
+    pre = "ctrl+" if ctrl else ""
+    specs = [pre + "shift+" + name] if shift else []
+    specs.append(pre + name)
     if unicode and unicode.isprintable() and not ctrl:
         specs.append(unicode.lower() if unicode.isalpha() else unicode)
     return specs

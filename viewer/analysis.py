@@ -10,7 +10,10 @@ Contracts:
   the pending one (only the newest board is analysed; a running stage finishes, at
   most ``seconds``, and its result is dropped);
 * every engine failure is one line naming the engine's path, and the viewer goes on;
-* :meth:`Analysis.close` waits a few seconds at most and leaves no engine process.
+* :meth:`Analysis.close` waits a few seconds at most and leaves no engine process;
+* ``notify`` (if given) is called from the worker whenever the result changes, so an
+  idle window wakes up for a finished job instead of polling;
+* the time per search (``seconds``) can change between requests.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import shutil
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -56,7 +60,8 @@ class AnalysisResult:
     """Search lines (White's view, centipawns) and the engine's, when finished.
 
     ``searchable``: pawnfence's own search applies (a legal king-and-pawn board);
-    ``legal``: the board may be sent to an engine; ``messages``: one line per problem.
+    ``legal``: the board may be sent to an engine; ``messages``: one line per problem;
+    ``fen``: the position analysed; ``seconds``: the time per search.
     """
 
     generation: int
@@ -68,6 +73,8 @@ class AnalysisResult:
     engine: dict[str, object] | None = None
     messages: tuple[str, ...] = ()
     done: bool = False
+    fen: str = ""
+    seconds: float = 0.8
 
     @property
     def engine_name(self) -> str:
@@ -79,25 +86,39 @@ class Analysis:
     """The search panel's analyses, one at a time in one daemon worker; ``result`` is an
     immutable snapshot of the newest request's progress."""
 
+    #: the time per search the viewer offers, in seconds
+    MIN_SECONDS, MAX_SECONDS = 0.1, 30.0
+
     def __init__(self, engine_path: str | None, seconds: float = 0.8,
-                 engine_timeout: float = ENGINE_TIMEOUT) -> None:
+                 engine_timeout: float = ENGINE_TIMEOUT,
+                 notify: Callable[[], None] | None = None) -> None:
         self.engine_path = engine_path or None
-        self.seconds = seconds
+        self.seconds = self.clamp(seconds)
+        self.notify = notify
         self.generation = 0
         self.result: AnalysisResult | None = None
         self._engine = Engine(self.engine_path, timeout=engine_timeout) \
             if self.engine_path else None
-        self._bound = engine_timeout + seconds + 0.5  # an engine call lasts at most this
+        self._timeout = engine_timeout
         self._cond = threading.Condition()
         self._request: tuple[chess.Board, int] | None = None
         self._busy = False  # the worker is inside an engine call
         self._stopping = False
         self._thread: threading.Thread | None = None
 
+    @classmethod
+    def clamp(cls, seconds: float) -> float:
+        """``seconds`` within the offered range."""
+        return max(cls.MIN_SECONDS, min(cls.MAX_SECONDS, float(seconds)))
+
     # -- requests -----------------------------------------------------------------------
-    def start(self, board: chess.Board) -> None:
-        """Analyse ``board`` (a copy); a pending or running analysis becomes stale."""
+    def start(self, board: chess.Board, seconds: float | None = None) -> None:
+        """Analyse ``board`` (a copy) for ``seconds`` per search (default: the last
+        time asked for); a pending or running analysis becomes stale."""
+        if seconds is not None:
+            self.seconds = self.clamp(seconds)
         reasons = illegal_reasons(board)
+        fen = board.fen(en_passant="fen")  # as the editor writes it
         kp = board.occupied == board.pawns | board.kings
         with self._cond:
             if self._stopping:
@@ -108,11 +129,13 @@ class Analysis:
                 self._request = None
                 self.result = AnalysisResult(
                     gen, self.engine_path, searchable=False, legal=False, done=True,
-                    messages=(f"illegal position: {', '.join(reasons)}",))
+                    messages=(f"illegal position: {', '.join(reasons)}",), fen=fen,
+                    seconds=self.seconds)
                 return
             self.result = AnalysisResult(gen, self.engine_path, searchable=kp, messages=(
-                () if kp else ("search: kings and pawns only",)))
-            self._request = (board.copy(stack=False), gen)
+                () if kp else ("search: kings and pawns only",)), fen=fen,
+                seconds=self.seconds)
+            self._request = (board.copy(stack=False), gen, self.seconds)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._work, name="pawnfence-analysis",
                                                 daemon=True)
@@ -138,6 +161,8 @@ class Analysis:
                 fields["messages"] = (*r.messages, message)
             self.result = replace(r, **fields)
             self._cond.notify_all()
+        if self.notify is not None:
+            self.notify()
 
     def _current(self, gen: int) -> bool:
         return gen == self.generation and not self._stopping
@@ -150,25 +175,25 @@ class Analysis:
                     self._cond.wait()
                 if self._stopping:
                     return
-                board, gen = self._request
+                board, gen, seconds = self._request
                 self._request = None
-            self._analyse(board, gen)
+            self._analyse(board, gen, seconds)
 
-    def _analyse(self, board: chess.Board, gen: int) -> None:
+    def _analyse(self, board: chess.Board, gen: int, seconds: float) -> None:
         from logic.search import search_board
 
         if board.occupied == board.pawns | board.kings:
             for key, on in (("with_detection", True), ("without_detection", False)):
                 if not self._current(gen):
                     return
-                r = search_board(board, seconds=self.seconds, blockage=on)
+                r = search_board(board, seconds=seconds, blockage=on)
                 self._publish(gen, **{key: {"score": r.score_white, "depth": r.depth,
                                             "pv": r.pv, "blockages": r.blockages}})
         if self._engine is not None and self._current(gen):
-            self._run_engine(board, gen)
+            self._run_engine(board, gen, seconds)
         self._publish(gen, done=True)
 
-    def _run_engine(self, board: chess.Board, gen: int) -> None:
+    def _run_engine(self, board: chess.Board, gen: int, seconds: float) -> None:
         engine = self._engine
         assert engine is not None
         with self._cond:
@@ -176,7 +201,7 @@ class Analysis:
                 return
             self._busy = True
         try:
-            e = engine.analyse(board, self.seconds)
+            e = engine.analyse(board, seconds)
         except (EngineError, IllegalPositionError) as exc:
             self._publish(gen, str(exc).splitlines()[0] if str(exc) else
                           f"engine {engine.path}: {type(exc).__name__}")
@@ -197,7 +222,7 @@ class Analysis:
             self._stopping = True
             self._request = None
             self._cond.notify_all()
-            deadline = time.monotonic() + self._bound
+            deadline = time.monotonic() + min(3.0, self._timeout + self.seconds + 0.5)
             while self._busy and time.monotonic() < deadline:
                 self._cond.wait(deadline - time.monotonic())
         if self._engine is not None:

@@ -4,44 +4,55 @@ The loop as in pygame-ce's ``examples/chimp.py``: load resources once, then even
 update -> draw -> flip.  The parts own their events, update and draw: the state model
 (:mod:`viewer.state`), the action table (:mod:`viewer.actions`, keys and buttons), the
 board's mouse gestures (:mod:`viewer.gesture`), the widget panel (:mod:`viewer.panel`),
-the left column (:mod:`viewer.view`) and the search panel's background analysis
-(:mod:`viewer.analysis`).  :meth:`App.run` takes ``max_frames`` and a list of events
-to inject, so tests drive the real loop with real pygame events and deterministic
-time (``dt`` is fixed when events are injected).
+the custom-drawn parts (:mod:`viewer.components`, :mod:`viewer.code`,
+:mod:`viewer.analysis_pane`), the view (:mod:`viewer.view`) and the background
+analysis (:mod:`viewer.analysis`).
+
+An idle window sleeps: it redraws only after input, while something moves (playback,
+a drag, a widget's hover for half a second after input, a focused text field's cursor)
+and when a background job reports; otherwise it waits for events without drawing.
+:meth:`App.run` takes ``max_frames`` and a list of events to inject, so tests drive the
+real loop with real pygame events and deterministic time (``dt`` is fixed and every
+frame is drawn when events are injected or frames are counted).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import time
+import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pygame
 import pygame_gui
-from pygame_gui.windows import UIFileDialog
 
 from viewer.actions import bindings, event_specs, run_action
 from viewer.analysis import Analysis, AnalysisResult, default_engine
-from viewer.export import ExportError, compose_frame, save_gif, save_png, trace_frames
+from viewer.analysis_pane import AnalysisPane
+from viewer.code import CodePanel
+from viewer.components import Scrubber, StepList
+from viewer.export import Exporter
 from viewer.gesture import Gestures
 from viewer.layout import MIN_SIZE, Layout, compute_layout
 from viewer.panel import Panel
 from viewer.render import Painter
-from viewer.settings import (
-    AutoSave,
-    Settings,
-    add_user_position,
-    load_user_positions,
-    save_settings,
-)
+from viewer.services import Services
+from viewer.settings import AutoSave, Settings, save_settings
 from viewer.state import PlaylistEntry, ViewerState
 from viewer.view import BoardView
 
-__all__ = ["App", "has_display"]
+__all__ = ["App", "has_display", "WAKE"]
 
 #: the largest window side the viewer opens (larger requests are clamped)
 MAX_SIDE = 16384
+#: posted by the background analysis when its result changes (wakes an idle window)
+WAKE = pygame.event.custom_type()
+#: seconds of redrawing after input (widgets' hover and press effects)
+ACTIVE_AFTER_INPUT = 0.5
+_NONE = pygame.Rect(0, 0, 0, 0)
 
 
 def window_size(requested: tuple[int, int], explicit: bool) -> tuple[int, int]:
@@ -58,7 +69,14 @@ def window_size(requested: tuple[int, int], explicit: bool) -> tuple[int, int]:
     return w, h
 
 
-class App:
+def _wake() -> None:
+    """Wake the loop (called from the analysis worker; posting an event is thread-safe)."""
+    if pygame.display.get_init():
+        with contextlib.suppress(pygame.error):
+            pygame.event.post(pygame.event.Event(WAKE))
+
+
+class App(Services):
     """The viewer.  Construct, then :meth:`run`; :meth:`close` saves and quits."""
 
     def __init__(self, settings: Settings | None = None, *, caption: str = "",
@@ -73,68 +91,106 @@ class App:
         requested = size or (self.settings.width, self.settings.height)
         self.screen = pygame.display.set_mode(window_size(requested, size is not None),
                                               pygame.RESIZABLE)
+        with contextlib.suppress(AttributeError, pygame.error), warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # the window manager keeps
+            pygame.Window.from_display_module().minimum_size = MIN_SIZE  # at least MIN_SIZE
         pygame.display.set_caption("pawnfence — blockage detection in pawn endgames")
         self.painter = Painter()
         self.clock = pygame.time.Clock()
-        self.export_dir = export_dir or Path.cwd()
         self.state = ViewerState(self.settings, caption=caption, playlist=playlist)
+        self.exporter = Exporter(self.painter, self.state, export_dir or Path.cwd())
         notices = [*notices, *self.state.notices]
         if notices:
-            self.state.say(" · ".join(notices), frames=600)
-        self.analysis = Analysis(self.settings.engine or default_engine())
-        self._analysed: tuple[int, bool] = (-1, False)
+            self.state.say(" · ".join(notices), seconds=10)
+        self.analysis = Analysis(self.settings.engine or default_engine(),
+                                 self.state.search_seconds, notify=_wake)
+        self._analysed: tuple[Any, ...] = ()
         self.keys = bindings()
         self.gestures = Gestures(self.state)
         self.view = BoardView(self.painter, self.state)
-        self.manager = pygame_gui.UIManager(self.screen.get_size())
-        self.manager.preload_fonts([
-            {"name": "noto_sans", "point_size": 14, "style": "bold", "antialiased": "1"},
-            {"name": "noto_sans", "point_size": 14, "style": "italic", "antialiased": "1"},
-        ])
-        self.panel = Panel(self.manager, self.state)
+        self.panel = Panel(self.screen.get_size(), self.state)
+        self.scrubber = Scrubber(self.state, self.painter)
+        self.steps = StepList(self.state, self.painter)
+        self.code = CodePanel(self.state, self.painter)
+        self.pane = AnalysisPane(self.state, self.painter)
+        self.parts = (self.scrubber, self.steps, self.code, self.pane)
         self.layout: Layout = compute_layout(self.screen.get_size())
-        self._layout_key: tuple[tuple[int, int], bool] = ((0, 0), False)
-        self.file_dialog: UIFileDialog | None = None
+        self._layout_key: tuple[Any, ...] = ()
+        self.file_dialog = None
+        self.dialog_for = ""  # what the file dialog picks a path for: "open" or a KINDS key
         self.running = True
-        self.frame = 0
+        self.frame = self.draws = 0
         self.seconds = 0.0  # the loop's clock (fixed steps when driven by tests)
+        self._active_until = 0.0
+        self._dirty = True
+        self._shown_result: AnalysisResult | None = None
         self.saving = save
         self.autosave = AutoSave(self._save, max_delay=0.9)  # saved within a second
         self._saved_key = self._settings_key()
         self.relayout()
-        self._search()  # the search panel, if it was on, starts with the window
+        self._search()  # the analysis, if it was on, starts with the window
+
+    @property
+    def manager(self) -> pygame_gui.UIManager:
+        """The widgets' manager (the panel remakes it when the text size changes)."""
+        return self.panel.manager
 
     # -- layout -------------------------------------------------------------------------
+    def _wanted_layout(self) -> tuple[Any, ...]:
+        s = self.state
+        return (self.screen.get_size(), s.structure_layer, s.legend(), s.projector)
+
     def relayout(self) -> None:
-        """Lay the window out for its size and layers, and rebuild the panel."""
-        self._layout_key = (self.screen.get_size(), self.state.structure_layer)
-        self.layout = compute_layout(*self._layout_key[:1], structure=self._layout_key[1])
+        """Lay the window out for its size, layers and mode; rebuild and place the parts."""
+        self._layout_key = key = self._wanted_layout()
+        self.layout = compute_layout(key[0], structure=key[1], legend=key[2], projector=key[3])
         self.panel.build(self.layout)
+        self._place()
+
+    def _place(self) -> None:
+        """Give each custom-drawn part its rectangle (none when its pane is hidden)."""
+        lay = self.layout
+        self.scrubber.place(lay.cells.get("scrubber", _NONE), lay.px)
+        bodies = dict(zip(self.panel.panes, (s.body for s in lay.slots), strict=False))
+        for name, part in (("steps", self.steps), ("code", self.code),
+                           ("analysis", self.pane)):
+            part.place(bodies.get(name, _NONE), lay.px)
+        self._dirty = True
 
     # -- events -------------------------------------------------------------------------
     def handle(self, event: pygame.event.Event) -> None:
-        """Process one event: the window's own, pygame_gui's, keys, then the board's."""
+        """Process one event: the window's own, pygame_gui's, keys, the custom-drawn
+        parts', then the board's."""
+        self._dirty = True
         if event.type == pygame.QUIT:
             self.running = False
             return
         if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
             self.relayout()
             return
+        if event.type == WAKE:
+            return
         consumed = self.manager.process_events(event)
         if event.type >= pygame.USEREVENT:
             if event.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
-                self.open_playlist(str(event.text))
+                self._picked(str(event.text))
             else:
                 self.panel.handle(event, self)
         elif event.type == pygame.KEYDOWN:
-            if not self.panel.typing():  # typing in the FEN field or a dialog's path field
+            if self.panel.typing():  # the FEN field or a dialog's path field has the keys
+                self.panel.key_while_typing(event)
+            else:
                 self._key(event)
+        elif not consumed and not self.layout.projector and \
+                any(part.handle(event, self) for part in self.parts):
+            return
         elif not consumed:
             self.gestures.handle(event, self.layout.board)
 
     def _key(self, event: pygame.event.Event) -> None:
         ctrl = bool(event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META))
-        for spec in event_specs(pygame.key.name(event.key), event.unicode, ctrl):
+        shift = bool(event.mod & pygame.KMOD_SHIFT)
+        for spec in event_specs(pygame.key.name(event.key), event.unicode, ctrl, shift):
             name = self.keys.get(spec)
             if name is not None:
                 run_action(name, self)
@@ -142,15 +198,20 @@ class App:
 
     # -- update -------------------------------------------------------------------------
     def update(self, dt: float) -> None:
-        """Advance playback, keep the layout, the search panel and the widgets in step
-        with the state, and save the settings when an edit asks for it."""
+        """Advance playback and the message line, keep the layout, the analysis and the
+        widgets in step with the state, and save the settings when an edit asks for it."""
         state = self.state
-        state.timeline.tick(dt)
-        if (self.screen.get_size(), state.structure_layer) != self._layout_key:
+        if state.timeline.tick(dt) or state.tick(dt / 1000.0):
+            self._dirty = True
+        if self._wanted_layout() != self._layout_key:
             self.relayout()
         elif self.panel.needs_rebuild():
             self.panel.build(self.layout)
+            self._place()
         search = self._search()
+        if search is not self._shown_result:
+            self._shown_result, self._dirty = search, True
+        self.pane.update(search)
         self.panel.update(search)
         self.seconds += dt / 1000.0
         key = self._settings_key()
@@ -163,129 +224,97 @@ class App:
         self.manager.update(dt / 1000.0)
 
     def _search(self) -> AnalysisResult | None:
-        """The search panel's result; a new board (or the panel turned on) restarts it."""
+        """The analysis's result; a new position, a new time per search or the analysis
+        turned on restarts it (a line being played through does not)."""
         state = self.state
         if not state.search_on:
-            self._analysed = (-1, False)
+            self._analysed = ()
             return None
-        want = (state.board_revision, True)
+        want = (state.position_revision, state.search_seconds)
         if self._analysed != want:
             self._analysed = want
-            self.analysis.start(state.editor.board)
+            board = state.editor.board if state.line is None else None
+            if board is not None:
+                self.analysis.start(board, state.search_seconds)
         return self.analysis.result
 
     # -- the loop -----------------------------------------------------------------------
     def run(self, max_frames: int | None = None, events: Iterable[Any] = (),
-            fps: int = 60) -> None:
+            fps: int = 60, seconds: float | None = None) -> None:
         """The loop: events -> update -> draw -> flip.
 
         ``events`` (for tests) is an iterable of frames' worth of events: each item is
         a list of ``pygame.event.Event`` posted before that frame (time then advances
-        a fixed 1000/fps ms per frame).  Stops on QUIT or after ``max_frames``.
+        a fixed 1000/fps ms per frame and every frame is drawn).  Stops on QUIT, after
+        ``max_frames`` or after ``seconds`` of wall time.  Otherwise an idle window
+        sleeps between events (see the module).
         """
         scripted = iter(events)
         deterministic = bool(events) or max_frames is not None
+        end = None if seconds is None else time.monotonic() + seconds
         while self.running and (max_frames is None or self.frame < max_frames):
+            if end is not None and time.monotonic() >= end:
+                break
             for e in next(scripted, None) or ():
                 pygame.event.post(e)
-            dt = 1000.0 / fps if deterministic else self.clock.tick(fps)
             if deterministic:
                 self.clock.tick()
-            for event in pygame.event.get():
+                got, dt = pygame.event.get(), 1000.0 / fps
+            else:
+                got, dt = self._wait(fps, end)
+            if got:
+                self._active_until = time.monotonic() + ACTIVE_AFTER_INPUT
+            for event in got:
                 self.handle(event)
             self.update(dt)
-            self.draw()
-            pygame.display.flip()
+            if deterministic or self._dirty or self._animating():
+                self.draw()
+                pygame.display.flip()
+                self.draws += 1
+                self._dirty = False
             self.frame += 1
+
+    def _animating(self) -> bool:
+        """Whether something on screen moves on its own."""
+        return (self.state.timeline.playing or self.gestures.press is not None
+                or self.scrubber.dragging or time.monotonic() < self._active_until)
+
+    def _wait(self, fps: int, end: float | None) -> tuple[list[pygame.event.Event], float]:
+        """The events of the next frame: at once while animating (at ``fps``), else after
+        sleeping until an event comes or something is due (the autosave, the end of the
+        message, a text field's cursor blink); returns them and the milliseconds passed."""
+        if self._animating():
+            return pygame.event.get(), float(self.clock.tick(fps))
+        start = time.monotonic()
+        due = 0.25 if self.panel.typing() else 1.0
+        if self.state.message.seconds > 0:
+            due = min(due, self.state.message.seconds)
+        if self.autosave.pending:
+            due = min(due, max(0.0, self.autosave.first + self.autosave.max_delay
+                               - self.seconds))
+        deadline = min(start + due, end if end is not None else start + due)
+        got = pygame.event.get()
+        while not got and time.monotonic() < deadline:
+            time.sleep(min(1 / fps, max(0.0, deadline - time.monotonic())))
+            got = pygame.event.get()
+        if self.panel.typing():
+            self._dirty = True  # the cursor blinks
+        self.clock.tick()
+        return got, (time.monotonic() - start) * 1000.0
 
     def draw(self) -> None:
         """Draw one frame (no flip)."""
         self.view.draw(self.screen, self.layout, dragged=self.gestures.dragged(),
-                       search=self.analysis.result if self.state.search_on else None)
-        self.manager.draw_ui(self.screen)
-
-    # -- services for the actions ---------------------------------------------------------
-    def _export_name(self, suffix: str) -> Path:
-        s = self.state
-        base = s.current_diagram.id if s.current_diagram else "position"
-        n = 1
-        while True:
-            p = self.export_dir / f"pawnfence-{base}-{s.side}-{s.method}-{n}{suffix}"
-            if not p.exists():
-                return p
-            n += 1
-
-    def export_png(self) -> Path | None:
-        """Save the frame shown now (board, overlay, banner, legend) as a PNG."""
-        s = self.state
-        v, tl = s.verdict, s.timeline
-        expl = v.reason if v is not None and tl.index is None else (
-            f"[{v.steps[tl.index].section}] {v.steps[tl.index].text}" if v is not None else "")
-        surf = compose_frame(self.painter, s.editor.board, v, s.overlay(), size=720,
-                             flipped=s.flipped, explanation=expl)
-        try:
-            path = save_png(surf, self._export_name(".png"))
-        except ExportError as exc:
-            s.say(str(exc))
-            return None
-        s.say(f"Saved {path}")
-        return path
-
-    def export_gif(self) -> Path | None:
-        """Save the whole trace as an animated GIF."""
-        s = self.state
-        if s.verdict is None or not s.verdict.steps:
-            s.say("No steps to export")
-            return None
-        frames = list(trace_frames(self.painter, s.editor.board, s.verdict, size=480,
-                                   flipped=s.flipped))
-        try:
-            path = save_gif(frames, self._export_name(".gif"))
-        except ExportError as exc:
-            s.say(str(exc))
-            return None
-        s.say(f"Saved {path} ({len(frames)} frames)")
-        return path
-
-    def save_position(self) -> None:
-        """Add the position to the user's own list (the library shows it at once)."""
-        s = self.state
-        name = s.current_diagram.id if s.current_diagram else \
-            f"position {len(s.user_positions) + 1}"
-        try:
-            path = add_user_position(name, s.editor.fen)
-        except (OSError, ValueError) as exc:
-            s.say(f"Could not save the position: {exc}")
-            return
-        s.user_positions = load_user_positions()
-        s.say(f"Added to {path}")
-
-    def choose_playlist(self) -> None:
-        """Open a file dialog for a playlist (EPD)."""
-        w, h = self.screen.get_size()
-        self.file_dialog = UIFileDialog(
-            pygame.Rect(w // 2 - 260, h // 2 - 220, 520, 440), self.manager,
-            window_title="Open a playlist (EPD)", initial_file_path=str(Path.cwd()),
-            allow_existing_files_only=True)
-
-    def open_playlist(self, path: str) -> bool:
-        """Load the EPD file at ``path`` as the playlist; a bad file gives a message."""
-        from viewer.cli import read_playlist
-
-        try:
-            entries = read_playlist(path)
-        except (OSError, ValueError) as exc:
-            self.state.say(f"Not opened: {exc}")
-            return False
-        self.state.set_playlist(entries)
-        self.state.say(f"Playlist {Path(path).name}: {len(entries)} cases (N / P to step)")
-        return True
+                       search=self.analysis.result if self.state.search_on else None,
+                       parts=self.parts, covered=self.panel.opaque_rects())
+        if not self.layout.projector:
+            self.manager.draw_ui(self.screen)
+        self.view.draw_top(self.screen, self.layout)
 
     # -- the end ------------------------------------------------------------------------
     def _settings_key(self) -> tuple[Any, ...]:
         s = self.state
-        return (s.editor.fen, s.flipped, s.method, s.side, s.timeline.speed, s.structure_layer,
-                s.tool, s.search_on, self.screen.get_size())
+        return (s.settings(self.settings, self.screen.get_size()),)
 
     def _save(self) -> str | None:
         """Write the settings now (atomically); an error message or None."""
@@ -293,8 +322,8 @@ class App:
         return save_settings(self.settings) if self.saving else None
 
     def close(self) -> str | None:
-        """Save the settings (position, orientation, method, side...), stop the search
-        panel's engine (a few seconds at most) and quit pygame."""
+        """Save the settings (position, orientation, method, side...), stop the
+        analysis's engine (a few seconds at most) and quit pygame."""
         err = self._save()
         self.analysis.close()
         pygame.display.quit()

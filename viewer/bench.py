@@ -1,23 +1,67 @@
-"""``pawnfence bench --viewer``: frame times of the real window on the dummy driver.
+"""``pawnfence bench --viewer``: frame times of the real window on the dummy driver, and
+what an idle window costs.
 
-Three figures from one run, at a window whose board is 800 x 800 pixels: a bare
-board frame, a frame with every overlay on (marked, fence, king side, DFS path,
-processed squares, removed pawns, fixed/dynamic badges, king requirement,
-changed squares, pawn-structure layer, legend, banner and widgets), and the
-re-analysis an edit triggers (both sides, traced, plus the structure layer).
+From one run, at a window whose board is 808 x 808 pixels: a bare board frame, a frame
+with every overlay on (marked, fence, king side, DFS path, processed squares, removed
+pawns, fixed/dynamic badges, a recomputed fence's difference, king requirement, changed
+squares, pawn-structure layer, legend, banner, the step list, the code panel and the
+widgets), the re-analysis an edit triggers (both sides, traced, plus the structure
+layer), and the CPU time the real loop uses over 10 s of a window left alone (read from
+``/proc/self/stat``: user plus system time of every thread of the process).
 """
 
 from __future__ import annotations
 
 import os
 import time
-from typing import TextIO
+from typing import Any, TextIO
 
-__all__ = ["run_viewer_bench"]
+__all__ = ["run_viewer_bench", "cpu_seconds", "board_window"]
 
 
-def run_viewer_bench(out: TextIO, rounds: int = 200) -> dict[str, float]:
-    """Print and return milliseconds per frame / per re-analysis."""
+def cpu_seconds() -> float:
+    """User plus system CPU seconds of this process so far (all threads), from
+    ``/proc/self/stat`` (falls back to ``os.times`` where there is no /proc)."""
+    try:
+        with open("/proc/self/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        t = os.times()
+        return t.user + t.system
+
+
+def board_window(px: int = 808, structure: bool = True, legend: Any = ()) -> tuple[int, int]:
+    """A window size (16:10 or so) whose board is ``px`` pixels."""
+    from viewer.layout import compute_layout
+    from viewer.render import board_geometry
+
+    best = (10**9, (1300, 1054))
+    for h in range(700, 1600, 2):
+        for w in (int(h * 1.25), int(h * 1.6), int(h * 1.78)):
+            lay = compute_layout((w, h), structure=structure, legend=legend)
+            got = 8 * board_geometry(lay.board)[2]
+            if abs(got - px) < best[0]:
+                best = (abs(got - px), (w, h))
+            if got == px:
+                return w, h
+    return best[1]
+
+
+def idle_cpu(app: Any, seconds: float = 10.0) -> tuple[float, int]:
+    """The share of a core the real loop uses while the window is left alone for
+    ``seconds``, and the frames it drew meanwhile."""
+    app.run(seconds=1.0)  # settle: the half second of redrawing after input ends
+    draws = app.draws
+    c0, t0 = cpu_seconds(), time.monotonic()
+    app.run(seconds=seconds)
+    return (cpu_seconds() - c0) / (time.monotonic() - t0), app.draws - draws
+
+
+def run_viewer_bench(out: TextIO, rounds: int = 200, idle_seconds: float = 10.0
+                     ) -> dict[str, float]:
+    """Print and return milliseconds per frame / per re-analysis, and the idle window's
+    CPU share."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import chess
@@ -27,9 +71,10 @@ def run_viewer_bench(out: TextIO, rounds: int = 200) -> dict[str, float]:
     from viewer.overlay import Overlay
     from viewer.render import board_geometry
     from viewer.settings import Settings
+    from viewer.theme import LEGEND
 
     fen = "4k3/2p5/1p2p1p1/p1p1P1P1/P1P3p1/1P6/5PK1/8 b - - 0 1"  # Diagram 3: every layer
-    app = App(Settings(fen=fen, structure=True), size=(1300, 1054))  # an 808 px board
+    app = App(Settings(fen=fen, structure=True), size=board_window(808, True, LEGEND))
     state = app.state
     app.run(max_frames=2)
     _, _, sq = board_geometry(app.layout.board)
@@ -80,10 +125,13 @@ def run_viewer_bench(out: TextIO, rounds: int = 200) -> dict[str, float]:
             state.edited()
             app.update(0.0)
         edit_ms = min(edit_ms, (time.perf_counter() - t0) / 20 * 1000)
+    state.overlay = type(state).overlay.__get__(state)  # type: ignore[method-assign]
+    cpu, idle_draws = idle_cpu(app, idle_seconds)
     app.close()
     best = logic_ms
     result = {"board_px": 8 * sq, "bare_frame_ms": bare, "overlay_frame_ms": full,
-              "reanalysis_ms": logic_ms, "edit_with_widgets_ms": edit_ms}
+              "reanalysis_ms": logic_ms, "edit_with_widgets_ms": edit_ms,
+              "idle_cpu": cpu, "idle_draws": idle_draws}
     out.write(f"viewer frame on the dummy driver, board {8 * sq}x{8 * sq} px, best of 3x{rounds}\n")
     out.write(f"  bare board frame                 {bare:6.2f} ms\n")
     out.write(f"  every overlay on                 {full:6.2f} ms   ({full / bare:.2f}x bare)\n")
@@ -91,4 +139,6 @@ def run_viewer_bench(out: TextIO, rounds: int = 200) -> dict[str, float]:
               "structure layer)\n")
     out.write(f"  edit frame (overlays + analysis) {full + best:6.2f} ms\n")
     out.write(f"  edit incl. widget text relayout  {edit_ms:6.2f} ms   (pygame_gui text boxes)\n")
+    out.write(f"  idle window, {idle_seconds:g} s left alone    {100 * cpu:6.2f} % of a core   "
+              f"({idle_draws} frames drawn; /proc/self/stat)\n")
     return result

@@ -32,14 +32,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"pawnfence {logic.__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     parsers = add_commands(sub)
-    r = sub.add_parser("render", help="draw a position's verdict to PNG, or its trace to a GIF")
+    r = sub.add_parser("render", help="draw a position's verdict to PNG or SVG, or its trace "
+                       "to a GIF")
     r.add_argument("fen", nargs="*", help="a FEN (or use --diagram)")
     r.add_argument("--diagram", help="a diagram id from the library (see 'pawnfence diagrams')")
-    r.add_argument("--out", required=True, help="FILE.png (final verdict) or FILE.gif (steps)")
+    r.add_argument("--out", required=True,
+                   help="FILE.png or FILE.svg (final verdict) or FILE.gif (every step)")
     r.add_argument("--side", choices=["white", "black"], default="white")
     r.add_argument("--method", choices=list(logic.METHODS), default="paper")
-    r.add_argument("--size", type=int, default=640, help="board size in pixels")
+    r.add_argument("--size", type=int, default=640,
+                   help="board size in pixels (text and legend scale with it)")
     r.add_argument("--flip", action="store_true", help="Black at the bottom")
+    r.add_argument("--board-only", action="store_true",
+                   help="the board and pieces only (no overlays, banner, legend, explanation)")
+    for part in ("overlays", "banner", "legend", "explanation"):
+        r.add_argument(f"--no-{part}", action="store_true", help=f"leave out the {part}")
+    r.add_argument("--speed", type=float, default=1.5,
+                   help="GIF: steps per second (the frame time is 1/speed)")
     r.set_defaults(run=_render)
     bench = parsers["bench"]
     bench.add_argument("--viewer", action="store_true",
@@ -68,12 +77,18 @@ def _render(args: argparse.Namespace, out: TextIO) -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from viewer.export import ExportError, render_to_file
+    from viewer.state import ExportOptions
 
+    only = args.board_only
+    options = ExportOptions(args.size, *(not (only or getattr(args, f"no_{part}")) for part in
+                                         ("overlays", "banner", "legend", "explanation")))
     try:
+        if not 0.1 <= args.speed <= 50:
+            raise ValueError(f"--speed must be from 0.1 to 50 steps per second, got {args.speed}")
         board, caption = board_from_args(args.fen, args.diagram)
         path = render_to_file(board, args.out, side=args.side == "white", method=args.method,
-                              size=max(160, min(args.size, 2000)), flipped=args.flip,
-                              caption=caption)
+                              size=max(160, min(args.size, 4000)), flipped=args.flip,
+                              caption=caption, options=options, speed=args.speed)
     except (ValueError, ExportError) as exc:
         print(f"pawnfence: {exc}", file=sys.stderr)
         return 2

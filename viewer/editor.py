@@ -2,7 +2,10 @@
 
 Every edit is one undo step; a stroke (painting a pawn chain with the mouse
 held down) is grouped into one.  Bad FEN text raises ``logic.PositionError``
-and leaves the board untouched.
+and leaves the board untouched.  An en-passant square survives an edit while it is
+still valid (:func:`ep_candidates`) and can be set (:meth:`Editor.set_ep`); the FEN
+shows it whenever it is set (python-chess's ``en_passant="fen"``).  :meth:`Editor.view`
+shows a board without making it an edit (a line played through from the analysis).
 """
 
 from __future__ import annotations
@@ -11,11 +14,32 @@ import chess
 
 from logic.position import parse_epd_line
 
-__all__ = ["Editor"]
+__all__ = ["Editor", "ep_candidates", "is_back_rank_pawn"]
 
 
 def _snapshot(board: chess.Board) -> str:
     return board.fen(en_passant="fen")
+
+
+def ep_candidates(board: chess.Board) -> list[chess.Square]:
+    """The squares that may be the en-passant square of ``board``: on the sixth rank
+    (White to move; the third for Black) with an opposing pawn in front of it that could
+    just have made a double step (the square and the one it came from empty)."""
+    out = []
+    rank, step = (5, -8) if board.turn == chess.WHITE else (2, 8)
+    them = board.occupied_co[not board.turn] & board.pawns
+    for f in range(8):
+        sq = chess.square(f, rank)
+        if them >> (sq + step) & 1 and not board.occupied >> sq & 1 \
+                and not board.occupied >> (sq - step) & 1:
+            out.append(sq)
+    return out
+
+
+def is_back_rank_pawn(square: chess.Square, piece: chess.Piece | None) -> bool:
+    """Whether ``piece`` is a pawn and ``square`` on the first or eighth rank."""
+    return piece is not None and piece.piece_type == chess.PAWN and \
+        chess.square_rank(square) in (0, 7)
 
 
 class Editor:
@@ -112,7 +136,7 @@ class Editor:
         if self.board.turn == color:
             return False
         self.board.turn = color
-        self.board.ep_square = None
+        self.board.ep_square = None  # the side that double-stepped is now to move
         return self._commit()
 
     def clear(self) -> bool:
@@ -121,6 +145,20 @@ class Editor:
         self._tidy()
         return self._commit()
 
+    def set_ep(self, square: chess.Square | None) -> bool:
+        """Set the en-passant square (None: none); a square that is not one of
+        :func:`ep_candidates` is refused (False)."""
+        if square is not None and square not in ep_candidates(self.board):
+            return False
+        if self.board.ep_square == square:
+            return False
+        self.board.ep_square = square
+        return self._commit()
+
+    def view(self, board: chess.Board) -> None:
+        """Show ``board`` without recording an edit (undo goes back to the last edit)."""
+        self.board = board.copy(stack=False)
+
     def set_fen(self, text: str) -> bool:
         """Load a FEN or EPD line; raises ``PositionError`` and keeps the board if bad."""
         board, _ops = parse_epd_line(text)
@@ -128,11 +166,15 @@ class Editor:
         return self._commit()
 
     def _tidy(self) -> None:
-        """Edits invalidate castling rights and en passant; keep the position clean."""
+        """Keep the position clean after an edit: castling rights that no longer apply
+        go, and an en-passant square that is no longer valid."""
         self.board.castling_rights = self.board.clean_castling_rights()
-        self.board.ep_square = None
+        if self.board.ep_square is not None and \
+                self.board.ep_square not in ep_candidates(self.board):
+            self.board.ep_square = None
         self.board.clear_stack()
 
     @property
     def fen(self) -> str:
-        return self.board.fen()
+        """The board's FEN, with the en-passant square whenever one is set."""
+        return self.board.fen(en_passant="fen")

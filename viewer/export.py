@@ -1,15 +1,25 @@
-"""Exports: the current frame as PNG, a whole trace as an animated GIF (Pillow),
-and the window-less ``pawnfence render``.  Files are written atomically and cannot
-lie: a temporary file in the same folder, flushed to the disk, re-opened and decoded
-(:func:`verify_image`), and only then renamed over the target; a full disk or any
-``OSError`` is an :class:`ExportError` and the old file stays."""
+"""Exports: a frame as PNG or SVG, a whole trace as an animated GIF (Pillow), from the
+window (:class:`Exporter`) and without one (``pawnfence render``: :func:`render_to_file`).
+
+What a picture holds is the user's choice (:class:`~viewer.state.ExportOptions`): the
+board's size in pixels, and whether it shows the overlays, the banner, the legend and
+the explanation.  Text and legend scale with the size and wrap: the picture is as tall
+as its text needs, nothing is cut.  A GIF's frame time follows the speed setting.
+
+Files are written atomically and cannot lie: a temporary file in the same folder,
+flushed to the disk, re-opened and decoded (:func:`verify_image`), and only then renamed
+over the target; a full disk or any ``OSError`` is an :class:`ExportError` and the old
+file stays.
+"""
 
 from __future__ import annotations
 
 import errno
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import chess
 import pygame
@@ -17,47 +27,108 @@ import pygame
 import logic
 from logic.files import atomic_write
 from logic.verdict import Verdict
-from viewer.overlay import Overlay, live_overlay, step_overlay
-from viewer.render import Painter
-from viewer.text import banner_text
+from viewer.overlay import EMPTY, Overlay, live_overlay, step_overlay
+from viewer.render import Painter, banner_roles
+from viewer.state import DEFAULT_OPTIONS, ExportOptions
+from viewer.text import banner_text, frame_banner, frame_explanation
+from viewer.theme import KPK_LEGEND, LEGEND, Block, Role
+
+if TYPE_CHECKING:
+    from viewer.state import ViewerState
 
 __all__ = ["compose_frame", "save_png", "save_gif", "render_to_file", "trace_frames",
-           "ExportError", "banner_text"]
+           "ExportError", "banner_text", "Frame", "Exporter", "frame_of", "KINDS",
+           "verify_image", "frame_px"]
+
+#: the export kinds and their file suffixes
+KINDS = {"png": ".png", "gif": ".gif", "svg": ".svg"}
 
 
 class ExportError(OSError):
     """An export that could not be written; the message names the file."""
 
 
-def compose_frame(
-    painter: Painter,
-    board: chess.Board,
-    verdict: Verdict | None,
-    overlay: Overlay,
-    *,
-    size: int = 640,
-    flipped: bool = False,
-    caption: str = "",
-    explanation: str = "",
-) -> pygame.Surface:
-    """A stand-alone picture: banner, board with overlay, explanation line, legend."""
-    banner_h, legend_h, text_h = max(56, size // 10), max(130, size // 5), max(24, size // 18)
-    surf = pygame.Surface((size, size + banner_h + legend_h + text_h))
+@dataclass(frozen=True)
+class Frame:
+    """What one picture shows: the board, the verdict of the side under test and the
+    other side's, the step on show (None: the live verdict), a caption, the KPK answer
+    and the orientation."""
+
+    board: chess.Board
+    verdict: Verdict | None
+    other: Verdict | None = None
+    index: int | None = None
+    caption: str = ""
+    kpk: dict[str, Any] | None = None
+    flipped: bool = False
+
+    def overlay(self) -> Overlay:
+        """The overlay of this frame."""
+        v = self.verdict
+        if v is None:
+            return EMPTY
+        return step_overlay(v, self.index) if self.index is not None and v.steps \
+            else live_overlay(v)
+
+
+def frame_of(state: ViewerState) -> Frame:
+    """The frame the window shows now."""
+    return Frame(state.editor.board.copy(stack=False), state.verdict, state.other,
+                 state.timeline.index, state.shown_caption(), state.kpk, state.flipped)
+
+
+def frame_px(size: int) -> int:
+    """The body text size of a picture whose board is ``size`` pixels."""
+    return max(11, round(size / 40))
+
+
+def compose_frame(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_OPTIONS,
+                  *, overlay: Overlay | None = None) -> pygame.Surface:
+    """A stand-alone picture of ``frame``: the banner, the board (with its overlay), the
+    explanation and the legend, each as ``options`` says; text and legend scale with
+    ``options.size`` and wrap, and the picture is as tall as they need."""
+    size, px = options.size, frame_px(options.size)
+    pad = max(4, size // 80)
+    width = size - 2 * pad
+    parts: list[tuple[str, int, Any]] = []
+    if options.banner:
+        b = frame_banner(frame.verdict, frame.other, frame.index, frame.caption, frame.kpk)
+        icon = max(9, min(px * 3 // 2, 60))
+        fitted = painter.fit_text(b.blocks, width - 38 - 2 * icon, 100_000, banner_roles(px))
+        parts.append(("banner", max(fitted.height + 8, 2 * icon + 12), b))
+    parts.append(("board", size, None))
+    if options.explanation:
+        text = frame_explanation(frame.verdict, frame.index, frame.caption)
+        roles = {"sub": Role(px)}
+        fitted = painter.fit_text([Block(text, "sub")], width, 100_000, roles)
+        parts.append(("explanation", fitted.height + pad, text))
+    if options.legend:
+        items = LEGEND + (KPK_LEGEND if frame.kpk else ())
+        plan = painter.legend_plan((width, 100_000), items, px, False)
+        parts.append(("legend", plan[3] + pad, items))
+    surf = pygame.Surface((size, sum(h for _n, h, _x in parts) + pad * (len(parts) + 1)))
     surf.fill(painter.colours["background"])
-    head, sub, kind = banner_text(verdict, caption)
-    painter.render_banner(surf, pygame.Rect(4, 4, size - 8, banner_h - 8), head, sub, kind)
-    painter.render_board(surf, pygame.Rect(0, banner_h, size, size), board, overlay=overlay,
-                         flipped=flipped)
-    if explanation:
-        line = painter.fit(explanation, max(12, text_h * 3 // 4), size - 16)
-        surf.blit(line, (8, banner_h + size + 2))
-    painter.render_legend(surf, pygame.Rect(8, banner_h + size + text_h, size - 16, legend_h - 4))
+    y = pad
+    for name, h, extra in parts:
+        rect = pygame.Rect(pad, y, width, h)
+        if name == "banner":
+            painter.render_banner(surf, rect, extra.kind, extra.blocks, px)
+        elif name == "board":
+            ov = overlay if overlay is not None else frame.overlay()
+            painter.render_board(surf, pygame.Rect(0, y, size, size), frame.board,
+                                 overlay=ov if options.overlays else EMPTY,
+                                 flipped=frame.flipped)
+        elif name == "explanation":
+            painter.render_text(surf, rect, [Block(extra, "sub")], {"sub": Role(px)})
+        else:
+            painter.render_legend(surf, rect, extra, px)
+        y += h + pad
     return surf
 
 
-def _atomic_write(path: Path, write, kind: str, frames: int = 1) -> None:
+def _atomic_write(path: Path, write: Any, kind: str, frames: int = 1) -> None:
     """:func:`logic.files.atomic_write` with the written image verified (not empty,
-    re-opened and decoded in full by Pillow) before it replaces ``path``; failures as
+    re-opened and decoded in full) before it replaces ``path``; failures as
     :class:`ExportError` naming the file (``path`` then keeps its old content)."""
     try:
         atomic_write(path, write, verify=lambda tmp: verify_image(tmp, kind, frames))
@@ -66,13 +137,24 @@ def _atomic_write(path: Path, write, kind: str, frames: int = 1) -> None:
 
 
 def verify_image(path: str | Path, kind: str, frames: int = 1) -> None:
-    """Raise ``OSError`` unless ``path`` is a complete ``kind`` ("PNG", "GIF") image with
-    ``frames`` frames: a short write (a full disk, where ``pygame.image.save`` does not
-    raise) leaves a file that is empty or does not decode."""
+    """Raise ``OSError`` unless ``path`` is a complete ``kind`` ("PNG", "GIF", "SVG")
+    image with ``frames`` frames: a short write (a full disk, where ``pygame.image.save``
+    does not raise) leaves a file that is empty or does not decode."""
     from PIL import Image
 
     if os.path.getsize(path) == 0:
         raise OSError(errno.ENOSPC, "nothing was written (is the disk full?)")
+    if kind == "SVG":
+        import xml.etree.ElementTree as ET
+
+        try:
+            root = ET.parse(path).getroot()
+        except ET.ParseError as exc:
+            raise OSError(errno.EIO, f"the written file is incomplete ({exc}); "
+                          "is the disk full?") from None
+        if not root.tag.endswith("svg"):
+            raise OSError(errno.EIO, "wrote no SVG document")
+        return
     try:
         with Image.open(path) as im:
             if im.format != kind:
@@ -97,16 +179,29 @@ def save_png(surface: pygame.Surface, path: str | Path) -> Path:
     return path
 
 
+def save_svg(text: str, path: str | Path) -> Path:
+    """Save the SVG document ``text`` at ``path`` (atomically); returns the path."""
+    path = Path(path)
+    _atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"), "SVG")
+    return path
+
+
 def save_gif(frames: list[pygame.Surface], path: str | Path, *, duration_ms: int = 600,
              last_ms: int = 2500) -> Path:
-    """Save ``frames`` as a looping animated GIF at ``path`` (atomically, via Pillow)."""
+    """Save ``frames`` as a looping animated GIF at ``path`` (atomically, via Pillow);
+    frames of different heights are padded at the bottom to the tallest."""
     from PIL import Image
 
     if not frames:
         raise ExportError(f"cannot write {path}: no frames")
-    images = [Image.frombytes("RGB", f.get_size(), pygame.image.tobytes(f, "RGB"))
-              .quantize(colors=128, method=Image.Quantize.MEDIANCUT) for f in frames]
-    durations = [duration_ms] * (len(images) - 1) + [last_ms]
+    h = max(f.get_height() for f in frames)
+    w = max(f.get_width() for f in frames)
+    images = []
+    for f in frames:
+        im = Image.new("RGB", (w, h), tuple(f.get_at((0, 0)))[:3])
+        im.paste(Image.frombytes("RGB", f.get_size(), pygame.image.tobytes(f, "RGB")))
+        images.append(im.quantize(colors=128, method=Image.Quantize.MEDIANCUT))
+    durations = [max(20, int(duration_ms))] * (len(images) - 1) + [last_ms]
     path = Path(path)
     _atomic_write(path, lambda tmp: images[0].save(
         tmp, format="GIF", save_all=True, append_images=images[1:], duration=durations,
@@ -114,33 +209,89 @@ def save_gif(frames: list[pygame.Surface], path: str | Path, *, duration_ms: int
     return path
 
 
-def trace_frames(painter: Painter, board: chess.Board, verdict: Verdict, *, size: int = 480,
-                 flipped: bool = False, caption: str = "") -> Iterator[pygame.Surface]:
-    """One picture per step of ``verdict.steps``, then the live verdict."""
-    n = len(verdict.steps)
-    for k, step in enumerate(verdict.steps):
-        yield compose_frame(painter, board, verdict, step_overlay(verdict, k), size=size,
-                            flipped=flipped, caption=f"step {k + 1} of {n} · {step.phase}",
-                            explanation=f"[{step.section}] {step.text}")
-    yield compose_frame(painter, board, verdict, live_overlay(verdict), size=size,
-                        flipped=flipped, caption=caption, explanation=verdict.reason)
+def trace_frames(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_OPTIONS
+                 ) -> Iterator[pygame.Surface]:
+    """One picture per step of the frame's verdict, then the live verdict."""
+    v = frame.verdict
+    for k in range(len(v.steps) if v is not None else 0):
+        yield compose_frame(painter, _with_index(frame, k), options)
+    yield compose_frame(painter, _with_index(frame, None), options)
+
+
+def _with_index(frame: Frame, index: int | None) -> Frame:
+    return Frame(frame.board, frame.verdict, frame.other, index, frame.caption, frame.kpk,
+                 frame.flipped)
+
+
+def write(painter: Painter, kind: str, frame: Frame, options: ExportOptions, path: Path,
+          *, speed: float = 3.0) -> tuple[Path, int]:
+    """Write ``frame`` as ``kind`` (png, gif: every step at ``speed`` steps per second,
+    svg) to ``path``; returns the path and the number of frames."""
+    if kind == "png":
+        return save_png(compose_frame(painter, frame, options), path), 1
+    if kind == "svg":
+        from viewer.svg import frame_svg
+
+        return save_svg(frame_svg(painter, frame, options), path), 1
+    if frame.verdict is None or not frame.verdict.steps:
+        raise ExportError(f"cannot write {path}: no steps to export")
+    frames = list(trace_frames(painter, frame, options))
+    return save_gif(frames, path, duration_ms=round(1000 / max(0.1, speed))), len(frames)
+
+
+class Exporter:
+    """The window's exports: file names in ``folder`` and the writing (messages on the
+    state's message line)."""
+
+    def __init__(self, painter: Painter, state: ViewerState, folder: Path) -> None:
+        self.painter, self.state, self.folder = painter, state, folder
+
+    def default_path(self, kind: str) -> Path:
+        """A file name in :attr:`folder` not taken yet."""
+        s = self.state
+        base = s.current_diagram.id if s.current_diagram else "position"
+        n = 1
+        while True:
+            p = self.folder / f"pawnfence-{base}-{s.side}-{s.method}-{n}{KINDS[kind]}"
+            if not p.exists():
+                return p
+            n += 1
+
+    def export(self, kind: str, path: str | Path | None = None) -> Path | None:
+        """Write what the window shows as ``kind`` to ``path`` (default:
+        :meth:`default_path`; a missing suffix is added); None after an error."""
+        s = self.state
+        path = Path(path) if path else self.default_path(kind)
+        if path.suffix.lower() != KINDS[kind]:
+            path = path.with_name(path.name + KINDS[kind])
+        try:
+            done, n = write(self.painter, kind, frame_of(s), s.export, path,
+                            speed=s.timeline.speed)
+        except ExportError as exc:
+            s.say(str(exc))
+            return None
+        s.say(f"Saved {done}" + (f" ({n} frames)" if n > 1 else ""))
+        return done
 
 
 def render_to_file(board: chess.Board, out: str | Path, *, side: chess.Color = chess.WHITE,
                    method: str = "paper", size: int = 640, flipped: bool = False,
-                   caption: str = "") -> Path:
-    """Render ``board`` (PNG: the final verdict; GIF: every step) without a window."""
+                   caption: str = "", options: ExportOptions | None = None,
+                   speed: float = 1.5) -> Path:
+    """Render ``board`` without a window: PNG or SVG the final verdict, GIF every step
+    (``speed`` steps per second); ``options`` say what to include (``size`` wins)."""
     out = Path(out)
-    suffix = out.suffix.lower()
-    if suffix not in (".png", ".gif"):
-        raise ExportError(f"cannot write {out}: the file name must end in .png or .gif")
+    kind = out.suffix.lower().lstrip(".")
+    if kind not in KINDS:
+        raise ExportError(f"cannot write {out}: the file name must end in .png, .gif or .svg")
     pygame.font.init()  # no display and no audio needed
     painter = Painter()
     verdict = logic.detect(board, side, method=method, trace=True)
-    if suffix == ".png":
-        surf = compose_frame(painter, board, verdict, live_overlay(verdict), size=size,
-                             flipped=flipped, caption=caption, explanation=verdict.reason)
-        return save_png(surf, out)
-    frames = list(trace_frames(painter, board, verdict, size=min(size, 560), flipped=flipped,
-                               caption=caption))
-    return save_gif(frames, out)
+    other = logic.detect(board, not side, method=method)
+    from logic import kpk_rules
+
+    frame = Frame(board, verdict, other, None, caption, kpk_rules.summary(board), flipped)
+    base = options or ExportOptions()
+    size = min(size, 1200) if kind == "gif" else size  # a GIF of many frames stays small
+    options = ExportOptions(size, base.overlays, base.banner, base.legend, base.explanation)
+    return write(painter, kind, frame, options, out, speed=speed)[0]

@@ -1,141 +1,266 @@
 """Where everything goes, from the window size alone (no widgets, no state).
 
-The window is a left column (banner, board, legend) and a right panel.  The panel is
-a column of rows declared as data (:data:`TOP_ROWS`, :data:`BOTTOM_ROWS`): the top
-rows are anchored to the panel's top, the bottom rows to its bottom, and one row
-(``library``) takes the height that is left between them.  Each row splits its width
-into cells by weight.  Nothing adds up running y offsets by hand.
+Sizes follow the window: :func:`ui_scale` turns the window size into one factor
+(1.0 at 1280x860, at least 0.8, at most 3.0) that scales every row, gap and font.
+The window is made of
+
+* a left column: the banner, the board (as large as the height allows) and the legend;
+* the controls: a column of rows declared as data (:data:`CONTROL_ROWS`), each split
+  into cells by weight;
+* the dock: one or two *slots*, each a tab bar (the panes :data:`PANES`) over a body.
+
+When the window is wide enough the dock is a third column of the full height (two
+slots stacked when it is tall enough); otherwise it sits under the controls (two slots
+side by side when it is wide enough).  Projector mode is the board, the sentence and the
+legend only.  :data:`MIN_SIZE` is the smallest window the layout is designed for: from
+there up to 4K no two rectangles overlap (tests check every size in between).
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import pygame
 
-__all__ = ["Row", "Layout", "TOP_ROWS", "BOTTOM_ROWS", "MIN_SIZE", "compute_layout"]
+from viewer.theme import PANE_LABELS, PANES, LegendItem
 
-#: the smallest window the layout is designed for
-MIN_SIZE = (760, 560)
+__all__ = ["Row", "Layout", "Slot", "CONTROL_ROWS", "MIN_SIZE", "PANES", "PANE_LABELS",
+           "compute_layout", "ui_scale", "legend_height"]
+
+#: the smallest window the layout is designed for (the window cannot be made smaller)
+MIN_SIZE = (900, 650)
 
 
 class Row(NamedTuple):
-    """A panel row: ``height`` pixels, then ``gap`` pixels of space; ``cells`` name the
-    widgets side by side with their width weights (``0`` = a fixed ``fixed`` width)."""
+    """A row of the controls: ``height`` pixels (at scale 1), then ``gap`` pixels of
+    space; ``cells`` name the widgets side by side with their width weights (``0``: a
+    fixed width of ``fixed`` pixels)."""
 
     height: int
     gap: int
     cells: tuple[tuple[str, float], ...]
     fixed: int = 0
-    #: the height the row may shrink to when the window is short (scrolling text boxes)
-    least: int = 0
 
 
-#: rows anchored to the top of the panel, in order
-TOP_ROWS: tuple[Row, ...] = (
+#: the controls, top to bottom
+CONTROL_ROWS: tuple[Row, ...] = (
     Row(30, 4, (("tool:K", 1), ("tool:P", 1), ("tool:k", 1), ("tool:p", 1), ("tool:x", 1))),
     Row(30, 4, (("other", 1), ("turn", 1))),
-    Row(30, 4, (("flip", 1), ("clear", 1), ("help", 1))),
-    Row(30, 6, (("undo", 1), ("redo", 1), ("copy", 1), ("paste", 1))),
+    Row(30, 4, (("flip", 1), ("clear", 1), ("undo", 1), ("redo", 1))),
+    Row(30, 6, (("copy", 1), ("paste", 1), ("help", 1), ("projector", 1))),
     Row(32, 2, (("fen", 1),)),
-    Row(22, 4, (("fen_status", 1),)),
-    Row(30, 4, (("method", 1), ("side", 1))),
+    Row(26, 4, (("fen_status", 1.5), ("ep", 1))),
+    Row(30, 4, (("method", 1.4), ("side", 0.8))),
     Row(28, 8, (("structure", 1), ("search", 1))),
-    Row(30, 4, (("play:first", 1), ("play:prev", 1), ("play:toggle", 1), ("play:next", 1),
+    Row(30, 4, (("play:first", 1), ("play:prev-phase", 1), ("play:prev", 1),
+                ("play:toggle", 1.5), ("play:next", 1), ("play:next-phase", 1),
                 ("play:last", 1))),
     Row(22, 2, (("step", 1),)),
-    Row(24, 4, (("scrubber", 1),)),
+    Row(26, 4, (("scrubber", 1),)),
     Row(24, 6, (("speed_label", 0), ("speed", 1)), fixed=110),
-    Row(104, 6, (("explain", 1),), least=52),
 )
-#: the row that fills the space between the top and the bottom rows
-FILL = "library"
-FILL_LEAST = 60
-#: rows anchored to the bottom of the panel, top to bottom
-BOTTOM_ROWS: tuple[Row, ...] = (
-    Row(96, 4, (("caption", 1),), least=52),
-    Row(30, 10, (("png", 1), ("gif", 1), ("add", 2))),
-)
-PAD, SPACING = 10, 4
+TAB_H, TAB_GAP, SPACING = 28, 4, 4
+#: the tabs' widths by their labels' lengths
+TAB_WEIGHTS = {"story": 0.9, "steps": 0.9, "code": 0.8, "analysis": 1.35, "library": 1.1,
+               "export": 1.0}
+
+
+def ui_scale(size: tuple[int, int]) -> float:
+    """The factor every size is multiplied by for a window of ``size``."""
+    w, h = size
+    return max(0.8, min(3.0, min(w / 1280, h / 860)))
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A dock slot: a tab per pane (name -> rectangle) above the ``body``."""
+
+    tabs: dict[str, pygame.Rect]
+    body: pygame.Rect
 
 
 @dataclass(frozen=True)
 class Layout:
-    """The rectangles of one window size: ``banner``, ``board``, ``legend``, ``panel``
-    and ``cells`` (widget name -> rectangle inside the panel)."""
+    """The rectangles of one window size.
+
+    ``banner``, ``board``, ``legend``: the left column; ``cells``: the controls' widgets
+    by name; ``slots``: the dock; ``sentence``: projector mode's text.  ``scale`` is
+    :func:`ui_scale` and ``px`` the body text size in pixels.  Rectangles that a mode
+    does not use are empty.
+    """
 
     size: tuple[int, int]
+    scale: float
+    px: int
     banner: pygame.Rect
     board: pygame.Rect
     legend: pygame.Rect
     panel: pygame.Rect
     cells: dict[str, pygame.Rect] = field(default_factory=dict)
+    slots: tuple[Slot, ...] = ()
+    projector: bool = False
+    sentence: pygame.Rect = field(default_factory=pygame.Rect)
 
     def cell(self, name: str) -> pygame.Rect:
-        """The rectangle of widget ``name``."""
+        """The rectangle of control ``name``."""
         return self.cells[name]
 
+    def leaves(self) -> dict[str, pygame.Rect]:
+        """Every rectangle something is drawn in, by name (none may overlap another)."""
+        out = {name: r for name, r in (("banner", self.banner), ("board", self.board),
+                                       ("legend", self.legend), ("sentence", self.sentence))
+               if r.width and r.height}
+        out.update(self.cells)
+        for i, slot in enumerate(self.slots):
+            out.update({f"slot{i}:tab:{n}": r for n, r in slot.tabs.items()})
+            out[f"slot{i}:body"] = slot.body
+        return out
 
-def _row_cells(row: Row, x0: int, y: int, width: int) -> dict[str, pygame.Rect]:
+
+def _row_cells(row: Row, x0: int, y: int, width: int, scale: float) -> dict[str, pygame.Rect]:
+    """The cells of ``row`` at ``(x0, y)`` in ``width`` pixels, nothing wider than that."""
     n = len(row.cells)
-    free = width - SPACING * (n - 1) - sum(row.fixed + 2 for _name, w in row.cells if w == 0)
+    gap = max(2, round(SPACING * scale))
+    fixed = round(row.fixed * scale)
+    free = width - gap * (n - 1) - sum(fixed for _name, w in row.cells if w == 0)
     total = sum(w for _name, w in row.cells)
-    unit = free // n if all(w == 1 for _n, w in row.cells) else None
     out, x = {}, x0
+    height = round(row.height * scale)
     for name, weight in row.cells:
-        if weight == 0:
-            w = row.fixed
-        elif unit is not None:
-            w = unit
-        else:
-            w = int(free * weight / total)
-        out[name] = pygame.Rect(x, y, w, row.height)
-        x += w + SPACING if weight else w + 2
+        w = fixed if weight == 0 else int(free * weight / total)
+        out[name] = pygame.Rect(x, y, w, height)
+        x += w + gap
     return out
 
 
-def compute_layout(size: tuple[int, int], *, structure: bool = False) -> Layout:
-    """The layout of a window of ``size``; ``structure`` makes room for the pawn-structure
-    layer's file tags above the board and its key under the legend."""
+def _legend_lines(text: str, width: int, px: int) -> int:
+    """An estimate (generous) of the lines ``text`` takes in ``width`` pixels at ``px``."""
+    per_line = max(6, int(width / (0.56 * px)))
+    return max(1, math.ceil(len(text) / per_line))
+
+
+def legend_height(width: int, items: Sequence[LegendItem], px: int, structure: bool) -> int:
+    """The height the legend needs in ``width`` pixels at ``px`` (the renderer shrinks
+    its text when the estimate falls short)."""
+    cols = max(1, min(4, width // max(1, px * 17)))
+    col_w = width // cols
+    line = round(px * 1.4)
+    rows = [items[i:i + cols] for i in range(0, len(items), cols)]
+    height = sum(max(max(_legend_lines(it.text, col_w - px - 20, px) * line for it in row),
+                     px + 6) + 4 for row in rows)
+    if structure:
+        height += _legend_lines("x" * 110, width, px) * line + 4
+    return height + 2
+
+
+def _slots(dock: pygame.Rect, n: int, stacked: bool, scale: float) -> tuple[Slot, ...]:
+    gap = round(8 * scale)
+    out = []
+    for i in range(n):
+        if stacked:
+            h = (dock.height - gap * (n - 1)) // n
+            r = pygame.Rect(dock.left, dock.top + i * (h + gap), dock.width, h)
+        else:
+            w = (dock.width - gap * (n - 1)) // n
+            r = pygame.Rect(dock.left + i * (w + gap), dock.top, w, dock.height)
+        tab_h = round(TAB_H * scale)
+        tabs = _row_cells(Row(TAB_H, TAB_GAP, tuple((p, TAB_WEIGHTS.get(p, 1.0)) for p in PANES)),
+                          r.left, r.top, r.width, scale)
+        body_top = r.top + tab_h + round(TAB_GAP * scale)
+        out.append(Slot(tabs, pygame.Rect(r.left, body_top, r.width, r.bottom - body_top)))
+    return tuple(out)
+
+
+def compute_layout(size: tuple[int, int], *, structure: bool = False,
+                   legend: Sequence[LegendItem] = (), projector: bool = False) -> Layout:
+    """The layout of a window of ``size``: ``structure`` makes room for the pawn-structure
+    layer's file tags above the board and its key under the legend; ``legend`` is the
+    legend's items; ``projector`` lays out projector mode.
+
+    Of the arrangements that fit, the one with the largest board wins: three columns
+    (the legend under the controls, the dock on the right), or two columns with the
+    legend under the board or beside it."""
     w, h = size
-    panel_w = max(330, min(420, w * 34 // 100))
-    left_w = w - panel_w
-    banner = pygame.Rect(8, 6, left_w - 16, 64)
-    legend_h = 96 + (20 if structure else 0)
-    tags = 22 if structure else 0
-    board = pygame.Rect(4, banner.bottom + 4 + tags, left_w - 8,
-                        h - banner.bottom - legend_h - 12 - tags)
-    legend = pygame.Rect(12, board.bottom + 6, left_w - 24, legend_h)
-    panel = pygame.Rect(left_w, 0, panel_w, h)
-    x0, width = panel.left + PAD, panel.width - 2 * PAD
-    top, bottom_rows = _shrink(TOP_ROWS, BOTTOM_ROWS, panel.height)
+    s = ui_scale(size)
+    px = max(12, round(14 * s))
+    if projector:
+        return _projector(size, s, px, legend, structure)
+    pad = round(8 * s)
+    ctrl_w = max(320, round(340 * s))
+    banner_h = max(112, round(118 * s))
+    tags = round(22 * s) if structure else 0
+    controls_h = pad + sum(round(r.height * s) + round(r.gap * s) for r in CONTROL_ROWS)
+    high = h - banner_h - tags - 3 * pad  # the board's side if only the banner is above it
+    lh3 = legend_height(ctrl_w - 2 * pad, legend, px, structure)
+    if (w - high - pad - ctrl_w >= round(380 * s)
+            and controls_h + round(6 * s) + lh3 + pad <= h):
+        return _three_columns(size, s, px, pad, banner_h, tags, high + pad, ctrl_w, lh3,
+                              controls_h)
+    left_w = w - ctrl_w
+    lh_a = legend_height(left_w - 2 * pad, legend, px, structure)
+    side_a = min(left_w - pad, high - lh_a)
+    lw = next((x for x in (round(px * f) for f in (15, 19, 24, 30))
+               if legend_height(x, legend, px, structure) <= high + pad), 0)
+    side_b = min(left_w - lw - 2 * pad, high + pad) if lw else 0
+    beside = side_b > side_a
+    # the controls and the dock get what the board does not need (up to a limit)
+    need = side_b + lw + 2 * pad if beside else side_a + pad
+    left_w = w - max(ctrl_w, min(round(460 * s), w - need))
+    banner = pygame.Rect(pad, pad, left_w - 2 * pad, banner_h)
+    top = banner.bottom + pad // 2 + tags
+    if beside:
+        legend_r = pygame.Rect(left_w - pad - lw, top + pad, lw, h - top - 2 * pad)
+        bw = legend_r.left - pad - pad // 2
+        board = pygame.Rect(pad // 2, top, bw, min(h - pad - top, bw))
+    else:
+        lh = legend_height(left_w - 2 * pad, legend, px, structure)
+        legend_r = pygame.Rect(pad, h - pad - lh, left_w - 2 * pad, lh)
+        board = pygame.Rect(pad // 2, top, left_w - pad, legend_r.top - pad // 2 - top)
+    panel = pygame.Rect(left_w, 0, w - left_w, h)
+    cells = _controls(panel, pad, s)
+    dock = pygame.Rect(panel.left + pad, controls_h + round(4 * s), panel.width - 2 * pad,
+                       h - controls_h - round(4 * s) - pad)
+    slots = _slots(dock, 2 if dock.width >= round(640 * s) else 1, False, s)
+    return Layout((w, h), s, px, banner, board, legend_r, panel, cells, slots)
+
+
+def _controls(panel: pygame.Rect, pad: int, s: float) -> dict[str, pygame.Rect]:
     cells: dict[str, pygame.Rect] = {}
-    y = 8
-    for row in top:
-        cells.update(_row_cells(row, x0, y, width))
-        y += row.height + row.gap
-    bottom = panel.bottom
-    for row in reversed(bottom_rows):
-        bottom -= row.height + row.gap
-        cells.update(_row_cells(row, x0, bottom, width))
-    cells[FILL] = pygame.Rect(x0, y, width, max(FILL_LEAST, bottom - y - 4))
-    return Layout((w, h), banner, board, legend, panel, cells)
+    y = pad
+    for row in CONTROL_ROWS:
+        cells.update(_row_cells(row, panel.left + pad, y, panel.width - 2 * pad, s))
+        y += round(row.height * s) + round(row.gap * s)
+    return cells
 
 
-def _shrink(top: tuple[Row, ...], bottom: tuple[Row, ...], height: int
-            ) -> tuple[tuple[Row, ...], tuple[Row, ...]]:
-    """The rows with the shrinkable ones made shorter (never below ``least``) when the
-    fill row would get less than ``FILL_LEAST`` pixels."""
-    used = 8 + sum(r.height + r.gap for r in top + bottom) + 4
-    deficit = FILL_LEAST - (height - used)
-    slack = sum(r.height - r.least for r in top + bottom if r.least)
-    if deficit <= 0 or not slack:
-        return top, bottom
-    share = min(1.0, deficit / slack)
+def _three_columns(size: tuple[int, int], s: float, px: int, pad: int, banner_h: int,
+                   tags: int, left_w: int, ctrl_w: int, lh: int, controls_h: int) -> Layout:
+    w, h = size
+    banner = pygame.Rect(pad, pad, left_w - 2 * pad, banner_h)
+    top = banner.bottom + pad // 2 + tags
+    board = pygame.Rect(pad // 2, top, left_w - pad, h - pad - top)
+    panel = pygame.Rect(left_w, 0, ctrl_w, h)
+    cells = _controls(panel, pad, s)
+    legend_r = pygame.Rect(panel.left + pad, controls_h + round(6 * s), ctrl_w - 2 * pad, lh)
+    dock = pygame.Rect(panel.right + pad // 2, pad, w - panel.right - pad - pad // 2,
+                       h - 2 * pad)
+    slots = _slots(dock, 2 if dock.height >= round(760 * s) else 1, True, s)
+    return Layout((w, h), s, px, banner, board, legend_r, panel, cells, slots)
 
-    def cut(rows: tuple[Row, ...]) -> tuple[Row, ...]:
-        return tuple(r._replace(height=r.height - int(-(-(r.height - r.least) * share // 1)))
-                     if r.least else r for r in rows)
 
-    return cut(top), cut(bottom)
+def _projector(size: tuple[int, int], s: float, px: int, legend: Sequence[LegendItem],
+               structure: bool) -> Layout:
+    """Projector mode: the board on the left, the sentence and the legend on the right."""
+    w, h = size
+    pad = round(12 * s)
+    side = min(h - 2 * pad, int(w * 0.62))
+    board = pygame.Rect(pad, (h - side) // 2, side, side)
+    right = pygame.Rect(board.right + pad, pad, w - board.right - 2 * pad, h - 2 * pad)
+    lh = min(right.height // 2, legend_height(right.width, legend, px, structure))
+    legend_r = pygame.Rect(right.left, right.bottom - lh, right.width, lh)
+    sentence = pygame.Rect(right.left, right.top, right.width, legend_r.top - pad - right.top)
+    return Layout((w, h), s, px, pygame.Rect(0, 0, 0, 0), board, legend_r,
+                  pygame.Rect(0, 0, 0, 0), {}, (), True, sentence)

@@ -3,7 +3,9 @@
 :func:`live_overlay` reads a verdict (the final state); :func:`step_overlay`
 replays a trace up to step ``k``: each board name keeps the value of the last
 step that carried it (the standing state), classified pawns accumulate, and the
-squares step ``k`` changed are drawn distinctly.  Nothing here decides about
+squares step ``k`` changed are drawn distinctly, with a recomputed fence drawn as a
+difference (the step's ``joined`` and ``left`` boards, the pawns it removed or drowned:
+``removed_now`` / ``drowned_now``).  Nothing here decides about
 fences; it only reads what the detector recorded: the region board a method names
 (``logic.METHODS[name].region``), the pawn notes' and classify steps' facts
 (category, ok, rule), never a step's text.
@@ -41,6 +43,11 @@ class Overlay:
     #: KPK: the square of the pawn and the key squares
     kpk_square: int = 0
     kpk_keys: int = 0
+    #: a recomputed fence as a difference: squares that joined it, squares that left it,
+    #: and the pawns removed or drowned in this very step
+    joined: int = 0
+    left: int = 0
+    fresh: int = 0
 
 
 EMPTY = Overlay()
@@ -92,6 +99,10 @@ def step_overlay(v: Verdict, k: int) -> Overlay:
             badges[s.square] = (badge_letter(category, s.fact("rule", "")), bool(s.fact("ok")))
     current = steps[-1] if steps else None
     below = boards.get(_region(v), 0)
+    joined = current.board("joined") if current is not None else 0
+    left = current.board("left") if current is not None else 0
+    fresh = (current.board("removed_now") | current.board("drowned_now")
+             if current is not None else 0)
     return Overlay(
         marked=boards.get("marked", 0),
         fence=boards.get("fence", 0),
@@ -100,6 +111,9 @@ def step_overlay(v: Verdict, k: int) -> Overlay:
         processed=boards.get("processed", 0) if not boards.get("fence") else 0,
         removed=boards.get("removed", 0) | boards.get("drowned", 0),
         fixed=boards.get("fixed", 0),
-        changed=current.changed if current is not None else 0,
+        changed=(current.changed if current is not None else 0) | joined | left,
         badges=badges,
+        joined=joined,
+        left=left,
+        fresh=fresh,
     )

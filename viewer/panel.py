@@ -1,10 +1,15 @@
-"""The widget panel (pygame_gui): tools, the FEN field, method and side menus, playback,
-the explanation, the library and the exports.
+"""The widget panel (pygame_gui): tools, the FEN field, the en-passant square, method
+and side menus, playback, the dock's tabs and the widgets of the story, library and
+export panes.
 
 Buttons name their action in :mod:`viewer.actions` (one table for keys and buttons);
-menus, sliders, the FEN field and the library change the state directly.  The panel
-reads the state (never its own widgets) to refresh: :meth:`Panel.update` compares a
-key of what it shows with the last one and re-sets the widgets only on a change.
+menus, sliders, check boxes, the FEN field and the library change the state directly.
+The panel reads the state (never its own widgets) to refresh: :meth:`Panel.update`
+compares a key of what it shows with the last one and re-sets the widgets only on a
+change.  The widgets' fonts follow the window (:func:`make_manager` builds the
+pygame_gui theme for a text size).  The FEN field always shows the board unless it has
+the keyboard; Enter loads what was typed and Esc restores the board's FEN, and both
+give the keyboard back to the board.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from pygame_gui.elements import (
 import logic
 from logic.position import PositionError, parse_epd_line
 from viewer.actions import ACTIONS, Host, run_action, tooltip
+from viewer.editor import ep_candidates
 from viewer.layout import Layout
 from viewer.state import OTHER_PIECES, SIDES, TOOLS, ViewerState
 from viewer.text import (
@@ -37,18 +43,44 @@ from viewer.text import (
     status_names,
     step_line,
 )
+from viewer.theme import PANE_LABELS, PANES
 
-__all__ = ["Panel", "OTHER_LABEL", "SIDE_LABELS"]
+__all__ = ["Panel", "OTHER_LABEL", "SIDE_LABELS", "EP_NONE", "EXPORT_SIZES", "make_manager"]
 
 OTHER_LABEL = "Other pieces…"
 SIDE_LABELS = {"white": "Side: White", "black": "Side: Black"}
+EP_NONE = "e.p.: none"
+#: the export sizes offered (the board's side in pixels)
+EXPORT_SIZES = (480, 720, 1080, 1600, 2400)
 #: the longest text the FEN field takes (an EPD line with operations fits)
 FEN_LIMIT = 1000
 _TIPS = {"turn": "side to move (T)", "structure": "pawn-structure layer (L)",
-         "search": "search panel: pawnfence's search with and without detection, and a UCI "
+         "search": "analysis: pawnfence's search with and without detection, and a UCI "
                    "engine (E)", "play:first": "first step (Home)",
          "play:prev": "previous step (Left)", "play:toggle": "play / pause (Space)",
-         "play:next": "next step (Right)", "play:last": "last step (End)"}
+         "play:next": "next step (Right)", "play:last": "last step (End)",
+         "play:prev-phase": "previous phase (Up)", "play:next-phase": "next phase (Down)",
+         "projector": "projector mode: board, sentence, legend (P; Esc to leave)"}
+_CONTROLS = (*(f"tool:{s}" for s in TOOLS), "turn", "flip", "clear", "help", "projector",
+             "undo", "redo", "copy", "paste", "structure", "search", "play:first",
+             "play:prev-phase", "play:prev", "play:toggle", "play:next", "play:next-phase",
+             "play:last")
+_CHECKS = (("overlays", "overlays"), ("banner", "banner"), ("legend", "legend"),
+           ("explanation", "explanation"))
+_GUI_ELEMENTS = ("button", "label", "text_entry_line", "drop_down_menu", "text_box",
+                 "selection_list", "check_box", "tool_tip", "horizontal_slider",
+                 "window", "file_dialog")
+
+
+def make_manager(size: tuple[int, int], px: int) -> pygame_gui.UIManager:
+    """A pygame_gui manager whose widgets' text is ``px`` pixels (Noto Sans)."""
+    font = {"name": "noto_sans", "size": str(px)}
+    theme: dict[str, Any] = {name: {"font": font} for name in _GUI_ELEMENTS}
+    theme["#tab"] = {"misc": {"text_horiz_alignment_padding": "2"}}
+    manager = pygame_gui.UIManager(size, theme, enable_live_theme_updates=False)
+    manager.preload_fonts([{"name": "noto_sans", "point_size": px, "style": style,
+                            "antialiased": "1"} for style in ("bold", "italic")])
+    return manager
 
 
 def _piece_label(sym: str) -> str:
@@ -57,32 +89,66 @@ def _piece_label(sym: str) -> str:
 
 
 class Panel:
-    """The widgets of the right-hand panel for one :class:`ViewerState`."""
+    """The widgets of the panel for one :class:`ViewerState`; ``manager`` is remade when
+    the text size changes."""
 
-    def __init__(self, manager: pygame_gui.UIManager, state: ViewerState) -> None:
-        self.manager = manager
+    def __init__(self, size: tuple[int, int], state: ViewerState) -> None:
+        self.px = 14
+        self.manager = make_manager(size, self.px)
         self.state = state
         self.buttons: dict[str, UIButton] = {}
-        self.fen_typing = False
+        self.tabs: list[dict[str, UIButton]] = []
+        self.checks: dict[str, UIButton] = {}  # the export options, on / off
+        self.panes: list[str] = []
+        self.fen_entry: UITextEntryLine | None = None
+        self.library: UISelectionList | None = None
+        self.explain_box: UITextBox | None = None
+        self.caption_box: UITextBox | None = None
+        self.size_menu: UIDropDownMenu | None = None
+        self.ep_menu: UIDropDownMenu | None = None
+        self._ep_rect = pygame.Rect(0, 0, 0, 0)
+        self._ep_shown: tuple[Any, ...] = ()
         self._shown: tuple[Any, ...] | None = None
         self._built_for: tuple[Any, ...] = ()
 
     # -- building -----------------------------------------------------------------------
     def build(self, layout: Layout) -> None:
-        """(Re)create every widget at ``layout``'s places."""
-        m, state, cell = self.manager, self.state, layout.cell
+        """(Re)create every widget at ``layout``'s places (none in projector mode)."""
+        if layout.px != self.px:
+            self.px = layout.px
+            self.manager = make_manager(layout.size, layout.px)
+        m = self.manager
         m.clear_and_reset()
         m.set_window_resolution(layout.size)
-        self.buttons = {}
-        for name in (*(f"tool:{s}" for s in TOOLS), "turn", "flip", "clear", "help", "undo",
-                     "redo", "copy", "paste", "structure", "search", "play:first",
-                     "play:prev", "play:toggle", "play:next", "play:last", "png", "gif", "add"):
+        self.buttons, self.tabs, self.checks = {}, [], {}
+        self.fen_entry = self.library = self.explain_box = self.caption_box = None
+        self.size_menu = self.ep_menu = None
+        self.panes = self.state.visible_panes(len(layout.slots)) if layout.slots else []
+        self._built_for = self._build_key(len(layout.slots))
+        self._shown = None
+        if layout.projector:
+            return
+        self._controls(layout)
+        for i, slot in enumerate(layout.slots):
+            tabs = {}
+            for name, rect in slot.tabs.items():
+                tabs[name] = UIButton(rect, PANE_LABELS[name], m, object_id="#tab",
+                                      tool_tip_text=f"show the {PANE_LABELS[name]} pane")
+            self.tabs.append(tabs)
+            getattr(self, f"_pane_{self.panes[i]}", lambda r: None)(slot.body)
+
+    def _controls(self, layout: Layout) -> None:
+        m, state, cell = self.manager, self.state, layout.cell
+        for name in _CONTROLS:
             tip = _TIPS.get(name) or (f"{TOOLS[name[5:]]} ({tooltip(name)})"
                                       if name.startswith("tool:") else tooltip(name))
             self.buttons[name] = UIButton(cell(name), ACTIONS[name].label, m,
                                           tool_tip_text=tip or None)
         others = [OTHER_LABEL] + [_piece_label(s) for s in OTHER_PIECES]
         self.other_menu = UIDropDownMenu(others, others[0], cell("other"), m)
+        self._ep_rect = cell("ep")
+        self.ep_menu = None
+        self._ep_menu()
         self.fen_entry = UITextEntryLine(cell("fen"), m)
         self.fen_entry.set_text_length_limit(FEN_LIMIT)
         self.fen_entry.set_text(state.editor.fen)
@@ -93,17 +159,80 @@ class Panel:
         self.side_menu = UIDropDownMenu(list(SIDE_LABELS.values()), SIDE_LABELS[state.side],
                                         cell("side"), m)
         self.step_label = UILabel(cell("step"), "", m)
-        self.scrubber = UIHorizontalSlider(cell("scrubber"), 0, (0, 1), m)
         self.speed_label = UILabel(cell("speed_label"), "", m)
         self.speed_slider = UIHorizontalSlider(cell("speed"), state.timeline.speed, (0.5, 20.0),
                                                m, click_increment=0.5)
-        self.explain_box = UITextBox("", cell("explain"), m)
+
+    def _ep_key(self) -> tuple[Any, ...]:
+        board = self.state.editor.board
+        return tuple(ep_candidates(board)), board.ep_square
+
+    def _ep_menu(self) -> None:
+        """(Re)create the en-passant menu for the board's candidate squares."""
+        if self.ep_menu is not None:
+            self.ep_menu.kill()
+        cands, ep = self._ep_key()
+        eps = [EP_NONE] + [f"e.p.: {chess.square_name(s)}" for s in cands]
+        self.ep_menu = UIDropDownMenu(eps, f"e.p.: {chess.square_name(ep)}" if ep is not None
+                                      else EP_NONE, self._ep_rect, self.manager)
+        self._ep_shown = (cands, ep)
+
+    def _pane_story(self, body: pygame.Rect) -> None:
+        self.explain_box = UITextBox("", body, self.manager)
+
+    def _pane_library(self, body: pygame.Rect) -> None:
+        m, state = self.manager, self.state
+        bh = round(self.px * 2.2)
+        list_h = (body.height - bh - 8) * 11 // 20
         items = [f"{d.id}: {bounded(d.caption, 60)}" for d in state.diagrams]
         items += [f"mine: {bounded(name, 60)}" for name, _fen in state.user_positions]
-        self.library = UISelectionList(cell("library"), items, m)
-        self.caption_box = UITextBox("", cell("caption"), m)
-        self._built_for = (state.method, state.side, len(state.user_positions))
-        self._shown = None
+        self.library = UISelectionList(pygame.Rect(body.left, body.top, body.width, list_h),
+                                       items, m)
+        cap = pygame.Rect(body.left, body.top + list_h + 4, body.width,
+                          body.height - list_h - bh - 8)
+        self.caption_box = UITextBox("", cap, m)
+        row = pygame.Rect(body.left, body.bottom - bh, body.width, bh)
+        half = (row.width - 4) // 2
+        self.buttons["add"] = UIButton(pygame.Rect(row.left, row.top, half, bh),
+                                       ACTIONS["add"].label, m)
+        self.buttons["open"] = UIButton(pygame.Rect(row.left + half + 4, row.top, half, bh),
+                                        "Open a playlist… (O)", m)
+
+    def _pane_export(self, body: pygame.Rect) -> None:
+        m, x = self.manager, self.state.export
+        bh = round(self.px * 2.2)
+        y = body.top
+        UILabel(pygame.Rect(body.left, y, body.width // 3, bh), "Board size", m)
+        sizes = [f"{n} px" for n in EXPORT_SIZES]
+        current = f"{x.size} px"
+        self.size_menu = UIDropDownMenu(sizes if current in sizes else [current, *sizes],
+                                        current, pygame.Rect(body.left + body.width // 3, y,
+                                                             body.width * 2 // 3, bh), m)
+        y += bh + 6
+        half = (body.width - 4) // 2
+        for i, (name, label) in enumerate(_CHECKS):
+            rect = pygame.Rect(body.left + (i % 2) * (half + 4), y + (i // 2) * (bh + 4), half,
+                               bh)
+            self.checks[name] = UIButton(rect, f"{label.capitalize()}: on", m,
+                                         tool_tip_text=f"include the {label} in the picture")
+        y += 2 * (bh + 4)
+        y += 6
+        third = (body.width - 8) // 3
+        for i, name in enumerate(("png", "gif", "svg")):
+            self.buttons[name] = UIButton(pygame.Rect(body.left + i * (third + 4), y, third,
+                                                      bh), ACTIONS[name].label, m,
+                                          tool_tip_text=tooltip(name))
+        y += bh + 6
+        if body.bottom - y > bh:
+            UITextBox("All off: the board only. A save dialog asks where to save; the GIF's "
+                      "frame time follows the speed (steps/s); the SVG is a vector picture for "
+                      "print. Text and legend grow with the size.",
+                      pygame.Rect(body.left, y, body.width, body.bottom - y), m)
+
+    def opaque_rects(self) -> list[pygame.Rect]:
+        """The rectangles widgets cover with opaque pixels (the view need not fill them)."""
+        return [w.rect for w in (self.explain_box, self.library, self.caption_box)
+                if w is not None]
 
     # -- events -------------------------------------------------------------------------
     def typing(self) -> bool:
@@ -111,29 +240,51 @@ class Panel:
         return any(isinstance(e, UITextEntryLine) and e.is_focused
                    for e in self.manager.get_focus_set() or ())
 
+    def key_while_typing(self, event: pygame.event.Event) -> None:
+        """A key pressed while a text field has the keyboard: Esc in the FEN field puts the
+        board's FEN back and gives the keyboard back to the board."""
+        if event.key == pygame.K_ESCAPE and self.fen_entry is not None \
+                and self.fen_entry.is_focused:
+            self.fen_entry.set_text(self.state.editor.fen)
+            self.release_keyboard()
+
+    def release_keyboard(self) -> None:
+        """No widget has the keyboard any more (keys are shortcuts again)."""
+        if self.fen_entry is not None:
+            self.fen_entry.unfocus()
+        self.manager.set_focus_set(None)
+        self._shown = None
+
     def handle(self, event: pygame.event.Event, host: Host) -> None:
         """Process one of pygame_gui's events (after ``manager.process_events``)."""
         t, el = event.type, getattr(event, "ui_element", None)
         if t == pygame_gui.UI_BUTTON_PRESSED:
-            for name, button in self.buttons.items():
-                if el is button:
-                    run_action(name, host)
+            self._button(el, host)
         elif t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
             self._menu(el, event.text)
         elif t == pygame_gui.UI_TEXT_ENTRY_CHANGED and el is self.fen_entry:
-            self.fen_typing = True
             self.fen_status.set_text(_typed_status(event.text))
         elif t == pygame_gui.UI_TEXT_ENTRY_FINISHED and el is self.fen_entry:
-            self.fen_typing = False
             self.state.load_fen(event.text)
-            self._shown = None
-        elif t == pygame_gui.UI_HORIZONTAL_SLIDER_MOVED:
-            if el is self.scrubber:
-                self.state.seek(int(round(event.value)))
-            elif el is self.speed_slider:
-                self.state.timeline.set_speed(float(event.value))
+            self.release_keyboard()
+        elif t == pygame_gui.UI_HORIZONTAL_SLIDER_MOVED and el is self.speed_slider:
+            self.state.timeline.set_speed(float(event.value))
         elif t == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and el is self.library:
             self._library(event.text)
+
+    def _button(self, el: object, host: Host) -> None:
+        for name, button in self.buttons.items():
+            if el is button:
+                run_action(name, host)
+                return
+        for name, button in self.checks.items():
+            if el is button:
+                self.state.set_export(**{name: not getattr(self.state.export, name)})
+                return
+        for i, tabs in enumerate(self.tabs):
+            for name, button in tabs.items():
+                if el is button:
+                    self.state.show_pane(i, name, len(self.tabs))
 
     def _menu(self, el: object, text: str) -> None:
         state = self.state
@@ -149,57 +300,76 @@ class Panel:
             for sym in OTHER_PIECES:
                 if _piece_label(sym) == text:
                     state.select_tool(sym)
+        elif el is self.ep_menu:
+            state.set_ep(None if text == EP_NONE else chess.parse_square(text.split()[-1]))
+        elif el is self.size_menu:
+            state.set_export(size=int(text.split()[0]))
 
     def _library(self, text: str) -> None:
         state = self.state
         if text.startswith("mine: "):
             state.load_user_position(text[len("mine: "):])
-            return
-        did = text.split(":", 1)[0]
-        for d in state.diagrams:
-            if d.id == did:
-                state.load_diagram(d)
+        else:
+            did = text.split(":", 1)[0]
+            for d in state.diagrams:
+                if d.id == did:
+                    state.load_diagram(d)
+        self.release_keyboard()
 
     # -- refresh ------------------------------------------------------------------------
-    def needs_rebuild(self) -> bool:
-        """Whether the menus no longer show the state's choices (a key changed them)."""
+    def _build_key(self, slots: int) -> tuple[Any, ...]:
         s = self.state
-        return self._built_for != (s.method, s.side, len(s.user_positions))
+        return (s.method, s.side, len(s.user_positions),
+                tuple(s.visible_panes(slots)) if slots else (), s.export.size)
+
+    def needs_rebuild(self) -> bool:
+        """Whether the widgets no longer show the state's choices (menus, panes)."""
+        return self._built_for != self._build_key(len(self.tabs))
 
     def update(self, search: Any = None) -> None:
-        """Re-set the widgets if what they show changed (``search``: the search panel's
-        result, shown in the caption box when the panel is on)."""
+        """Re-set the widgets if what they show changed (``search``: the analysis's
+        result, for the library pane's caption box when the analysis is on)."""
         s, tl = self.state, self.state.timeline
-        key = (s.tool, s.editor.fen, s.structure_layer, s.search_on, self.fen_typing,
+        key = (s.tool, s.editor.fen, s.structure_layer, s.search_on, self.typing(),
                s.editor.can_undo(), s.editor.can_redo(), tl.playing, tl.index, tl.count,
                tl.speed, id(s.verdict), s.playlist_index, len(s.playlist),
-               id(s.current_diagram), search)
+               id(s.current_diagram), search, s.caption, s.export)
         if key != self._shown:
             self._shown = key
+            if self.fen_entry is not None and self._ep_key() != self._ep_shown:
+                self._ep_menu()
             self.refresh(search)
 
     def refresh(self, search: Any = None) -> None:
         """Set every widget from the state."""
         s, tl, b = self.state, self.state.timeline, self.buttons
+        if self.fen_entry is None:
+            return
         for sym in TOOLS:
             (b[f"tool:{sym}"].select if sym == s.tool else b[f"tool:{sym}"].unselect)()
         b["turn"].set_text("White to move" if s.editor.board.turn else "Black to move")
         b["structure"].set_text(f"Structure (L): {'on' if s.structure_layer else 'off'}")
-        b["search"].set_text(f"Search (E): {'on' if s.search_on else 'off'}")
-        if not self.fen_typing:
+        b["search"].set_text(f"Analysis (E): {'on' if s.search_on else 'off'}")
+        if not self.typing():
             if self.fen_entry.get_text() != s.editor.fen:
                 self.fen_entry.set_text(s.editor.fen)
             self.fen_status.set_text(status_line(s.editor.board))
         (b["undo"].enable if s.editor.can_undo() else b["undo"].disable)()
         (b["redo"].enable if s.editor.can_redo() else b["redo"].disable)()
         b["play:toggle"].set_text("Pause" if tl.playing else "Play")
-        n = tl.count
-        self.scrubber.value_range = (0, max(1, n - 1))
-        self.scrubber.set_current_value(max(0, n - 1) if tl.index is None else tl.index)
         self.step_label.set_text(step_line(s))
         self.speed_label.set_text(f"{tl.speed:.1f} steps/s")
-        _set_html(self.explain_box, explanation_html(s))
-        _set_html(self.caption_box, caption_html(s, search))
+        for i, tabs in enumerate(self.tabs):
+            for name, button in tabs.items():
+                (button.select if self.panes[i] == name else button.unselect)()
+        for name, button in self.checks.items():
+            on = getattr(s.export, name)
+            button.set_text(f"{name.capitalize()}: {'on' if on else 'off'}")
+            (button.select if on else button.unselect)()
+        if self.explain_box is not None:
+            _set_html(self.explain_box, explanation_html(s))
+        if self.caption_box is not None:
+            _set_html(self.caption_box, caption_html(s, search, with_search=False))
 
 
 def _typed_status(text: str) -> str:
@@ -210,7 +380,7 @@ def _typed_status(text: str) -> str:
         return f"Error: {exc.problem}"[:80]
     names = status_names(board)
     if not names:
-        return "OK: valid FEN - Enter to load"
+        return "OK: valid FEN - Enter to load, Esc to undo"
     return ("Warning: " + ", ".join(names) + " - Enter to load")[:80]
 
 
@@ -219,3 +389,6 @@ def _set_html(box: UITextBox, html: str) -> None:
     if getattr(box, "_pawnfence_html", None) != html:
         box.set_text(html)
         box._pawnfence_html = html  # type: ignore[attr-defined]
+
+
+__all__ += ["PANES"]

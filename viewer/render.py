@@ -1,12 +1,17 @@
-"""Drawing the board, its overlays, the verdict banner and the legend.
+"""Drawing the board, its overlays, the verdict banner, the legend and wrapped text.
 
 ``render_board`` is a pure function of (board, overlay, options) in the manner
 of ``chess.svg.board()``: keyword options and a colours dict, no state beyond
 the caches of pre-rendered tiles in :class:`Painter`.  The same code draws the
-window, PNG/GIF exports and ``pawnfence render``.
+window, PNG/GIF exports and ``pawnfence render``.  Text is laid out by
+:func:`viewer.textfit.fit`: it wraps and shrinks to its rectangle, never "…".
 """
 
 from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import chess
 import pygame
@@ -14,9 +19,29 @@ import pygame
 from logic.pawns import PawnStructure
 from viewer.overlay import EMPTY, Overlay
 from viewer.pieces import PieceSet
-from viewer.theme import COLOURS, KPK_LEGEND, LEGEND, RGB
+from viewer.textfit import Fitted, Fonts, fit, wrap
+from viewer.theme import COLOURS, RGB, Block, LegendItem, Role
 
-__all__ = ["Painter", "square_at", "board_geometry", "display_format"]
+__all__ = ["Painter", "square_at", "board_geometry", "display_format", "banner_roles",
+           "STRUCTURE_KEY", "ARROW_STYLES", "fill_except", "board_cover"]
+
+#: the pawn-structure layer's key, under the legend
+STRUCTURE_KEY = ("pawn structure: R ram · L lever · bw backward · S straggler; files open / "
+                 "closed / ½ open (half-open for W or B)")
+#: the analysis pane's arrows: colour role -> style (solid, dashed, hollow head)
+ARROW_STYLES = {"arrow_with": "solid", "arrow_without": "dashed", "arrow_engine": "hollow"}
+
+
+def swatch_width(item: LegendItem, sw: int) -> int:
+    """The width of a legend item's swatch: three squares for the composite ones."""
+    return 3 * sw + 4 if item.style in ("recompute", "arrows", "letters") else sw
+
+
+def banner_roles(px: int) -> dict[str, Role]:
+    """The banner's text roles for a body size of ``px`` pixels."""
+    return {"head": Role(round(px * 1.6), "bold"), "sub": Role(px, least=0.85),
+            "muted": Role(px, "regular", "muted", 0.85),
+            "label": Role(round(px * 0.9), "regular", "muted", 0.85)}
 
 
 def display_format(surface: pygame.Surface, alpha: bool = True) -> pygame.Surface:
@@ -25,6 +50,40 @@ def display_format(surface: pygame.Surface, alpha: bool = True) -> pygame.Surfac
     if pygame.display.get_init() and pygame.display.get_surface() is not None:
         return surface.convert_alpha() if alpha else surface.convert()
     return surface
+
+
+def fill_except(surface: pygame.Surface, area: pygame.Rect, holes: Sequence[pygame.Rect],
+                colour: RGB) -> None:
+    """Fill ``area`` but the ``holes`` (which something opaque covers next), each pixel
+    once: holes side by side must share their top and bottom, stacked ones must not
+    share rows."""
+    holes = sorted((h.clip(area) for h in holes if h.colliderect(area)),
+                   key=lambda r: (r.top, r.left))
+    y = area.top
+    i = 0
+    while i < len(holes):
+        band = [h for h in holes[i:] if h.top == holes[i].top and h.bottom == holes[i].bottom]
+        top, bottom = band[0].top, band[0].bottom
+        if top > y:
+            surface.fill(colour, (area.left, y, area.width, top - y))
+        x = area.left
+        for h in band:
+            if h.left > x:
+                surface.fill(colour, (x, top, h.left - x, bottom - top))
+            x = max(x, h.right)
+        if x < area.right:
+            surface.fill(colour, (x, top, area.right - x, bottom - top))
+        y = max(y, bottom)
+        i += len(band)
+    if y < area.bottom:
+        surface.fill(colour, (area.left, y, area.width, area.bottom - y))
+
+
+def board_cover(rect: pygame.Rect) -> pygame.Rect:
+    """The rectangle the board drawn in ``rect`` covers with opaque pixels (its squares,
+    frame and coordinates), clipped to ``rect``."""
+    left, top, sq = board_geometry(rect)
+    return pygame.Rect(left - sq, top, 9 * sq + 2, 9 * sq).clip(rect)
 
 
 def board_geometry(rect: pygame.Rect) -> tuple[int, int, int]:
@@ -56,14 +115,26 @@ class Painter:
         self._fonts: dict[int, pygame.font.Font] = {}
         self._tiles: dict[tuple[str, int], pygame.Surface] = {}
         self._cache: dict[tuple[object, ...], pygame.Surface] = {}  # text, legend, banner
+        self._fits: dict[tuple[object, ...], Fitted] = {}
+        self._legend_fits: dict[tuple[object, ...], bool] = {}
+        #: the fonts of the window's own text (Noto Sans, Fira Code: pygame_gui's)
+        self.fonts = Fonts()
 
-    def _cached(self, key: tuple[object, ...], make) -> pygame.Surface:
+    def _cached(self, key: tuple[object, ...], make: Callable[[], pygame.Surface],
+                alpha: bool = True) -> pygame.Surface:
+        """The surface ``make`` draws, converted for fast blits (``alpha`` False: an
+        opaque surface, the fastest) and kept under ``key``."""
         surf = self._cache.get(key)
         if surf is None:
             if len(self._cache) > 256:
                 self._cache.clear()
-            surf = self._cache[key] = display_format(make())
+            surf = self._cache[key] = display_format(make(), alpha)
         return surf
+
+    def cached(self, key: tuple[object, ...], make: Callable[[], pygame.Surface],
+               alpha: bool = True) -> pygame.Surface:
+        """:meth:`_cached` for the panes (a pane's key starts with its name)."""
+        return self._cached(key, make, alpha)
 
     # -- resources ---------------------------------------------------------
     def font(self, size: int) -> pygame.font.Font:
@@ -74,63 +145,144 @@ class Painter:
         return f
 
     def _tile(self, kind: str, size: int) -> pygame.Surface:
+        """The pre-rendered overlay tile ``kind`` for squares of ``size`` pixels (cached)."""
         key = (kind, size)
         t = self._tiles.get(key)
-        if t is not None:
-            return t
-        c = self.colours
-        t = pygame.Surface((size, size), pygame.SRCALPHA)
-        w = max(1, size // 28)
-        if kind == "hatch":  # marked squares: diagonal hatch
-            step = max(5, size // 6)
-            for i in range(-size, size, step):
-                pygame.draw.line(t, (*c["marked"], 230), (i, size), (i + size, 0), w + 1)
-        elif kind == "dots":  # the king's side / flood
-            t.fill((*c["below"], 70))
-            step = max(6, size // 5)
-            for y in range(step // 2, size, step):
-                for x in range(step // 2, size, step):
-                    pygame.draw.circle(t, (*c["below"], 220), (x, y), max(1, size // 36))
-        elif kind == "fence":  # fence squares: cross-hatch and a thick border
-            t.fill((*c["fence"], 60))
-            step = max(6, size // 4)
-            for i in range(-size, size, step):
-                pygame.draw.line(t, (*c["fence"], 200), (i, 0), (i + size, size), w)
-            pygame.draw.rect(t, c["fence"], t.get_rect(), max(2, size // 14))
-        elif kind == "processed":
-            t.fill((*c["processed"], 90))
-        elif kind == "changed":
-            pygame.draw.rect(t, c["changed"], t.get_rect(), max(3, size // 10))
-            pygame.draw.rect(t, (0, 0, 0), t.get_rect().inflate(-2 * max(3, size // 10), -2 * max(
-                3, size // 10)), 1)
-        elif kind == "key":  # KPK key squares: purple frame and a K
-            pygame.draw.rect(t, c["kpk"], t.get_rect().inflate(-size // 10, -size // 10),
-                             max(2, size // 20), border_radius=size // 8)
-            letter = self.font(max(12, size // 3)).render("K", True, c["kpk"])
-            t.blit(letter, (size // 10 + 3, size // 10 + 1))
-        elif kind == "kingmask":
-            pygame.draw.rect(t, (*c["ok"], 200), t.get_rect().inflate(-size // 8, -size // 8),
-                             max(1, size // 28))
-        t = self._tiles[key] = display_format(t)
+        if t is None:
+            t = pygame.Surface((size, size), pygame.SRCALPHA)
+            getattr(self, f"_tile_{kind}")(t, size)
+            t = self._tiles[key] = display_format(t)
         return t
 
+    def _tile_hatch(self, t: pygame.Surface, size: int) -> None:
+        """Marked squares: a diagonal hatch."""
+        w, step = max(1, size // 28) + 1, max(5, size // 6)
+        for i in range(-size, size, step):
+            pygame.draw.line(t, (*self.colours["marked"], 230), (i, size), (i + size, 0), w)
+
+    def _tile_dots(self, t: pygame.Surface, size: int) -> None:
+        """The king's side / the flood: a tint and dots."""
+        c = self.colours["below"]
+        t.fill((*c, 70))
+        step = max(6, size // 5)
+        for y in range(step // 2, size, step):
+            for x in range(step // 2, size, step):
+                pygame.draw.circle(t, (*c, 220), (x, y), max(1, size // 36))
+
+    def _tile_fence(self, t: pygame.Surface, size: int) -> None:
+        """Fence squares: a cross-hatch and a thick border."""
+        c = self.colours["fence"]
+        t.fill((*c, 60))
+        w, step = max(1, size // 28), max(6, size // 4)
+        for i in range(-size, size, step):
+            pygame.draw.line(t, (*c, 200), (i, 0), (i + size, size), w)
+        pygame.draw.rect(t, c, t.get_rect(), max(2, size // 14))
+
+    def _tile_processed(self, t: pygame.Surface, size: int) -> None:
+        t.fill((*self.colours["processed"], 90))
+
+    def _tile_changed(self, t: pygame.Surface, size: int) -> None:
+        w = max(3, size // 10)
+        pygame.draw.rect(t, self.colours["changed"], t.get_rect(), w)
+        pygame.draw.rect(t, (0, 0, 0), t.get_rect().inflate(-2 * w, -2 * w), 1)
+
+    def _tile_key(self, t: pygame.Surface, size: int) -> None:
+        """KPK key squares: a purple frame and a K."""
+        c = self.colours["kpk"]
+        pygame.draw.rect(t, c, t.get_rect().inflate(-size // 10, -size // 10),
+                         max(2, size // 20), border_radius=size // 8)
+        t.blit(self.font(max(12, size // 3)).render("K", True, c), (size // 10 + 3, size // 10 + 1))
+
+    def _tile_kingmask(self, t: pygame.Surface, size: int) -> None:
+        inner = t.get_rect().inflate(-size // 8, -size // 8)
+        pygame.draw.rect(t, (*self.colours["ok"], 200), inner, max(1, size // 28))
+
+    def _plus_minus(self, t: pygame.Surface, size: int, plus: bool) -> None:
+        """A grid of small plus (joined) or minus (left) signs in the fence colour."""
+        c = self.colours["fence"]
+        step, arm, w = max(8, size // 3), max(3, size // 12), max(2, size // 22)
+        for y in range(step // 2, size, step):
+            for x in range(step // 2, size, step):
+                pygame.draw.line(t, (0, 0, 0), (x - arm - 1, y), (x + arm + 1, y), w + 2)
+                pygame.draw.line(t, c, (x - arm, y), (x + arm, y), w)
+                if plus:
+                    pygame.draw.line(t, (0, 0, 0), (x, y - arm - 1), (x, y + arm + 1), w + 2)
+                    pygame.draw.line(t, c, (x, y - arm), (x, y + arm), w)
+
+    def _tile_joined(self, t: pygame.Surface, size: int) -> None:
+        """A square that joined a recomputed fence: plus signs and a solid double frame."""
+        self._plus_minus(t, size, True)
+        w = max(2, size // 16)
+        pygame.draw.rect(t, self.colours["fence"], t.get_rect(), w)
+        pygame.draw.rect(t, (0, 0, 0), t.get_rect().inflate(-2 * w, -2 * w), 1)
+
+    def _tile_left(self, t: pygame.Surface, size: int) -> None:
+        """A square that left a recomputed fence: minus signs and a dashed frame."""
+        self._plus_minus(t, size, False)
+        c, w = self.colours["fence"], max(2, size // 16)
+        dash = max(4, size // 8)
+        for i in range(0, size, 2 * dash):
+            for a, b in (((i, 0), (i + dash, 0)), ((i, size - 1), (i + dash, size - 1)),
+                         ((0, i), (0, i + dash)), ((size - 1, i), (size - 1, i + dash))):
+                pygame.draw.line(t, c, a, b, w)
+
+    def _tile_fresh(self, t: pygame.Surface, size: int) -> None:
+        """A pawn removed or drowned in this step: two purple rings (a splash)."""
+        c, w = self.colours["removed"], max(2, size // 18)
+        centre = (size // 2, size // 2)
+        pygame.draw.circle(t, c, centre, size // 2 - w, w)
+        pygame.draw.circle(t, c, centre, size // 3, max(1, w // 2))
+
     def _badge(self, letter: str, ok: bool | None, size: int) -> pygame.Surface:
+        """A pawn's badge: fixed (``ok`` None) a filled rounded square; holds a filled disc
+        with a tick; breaks a hollow ring with a cross.  Shape, not only colour."""
         key = (f"badge:{letter}:{ok}", size)
         t = self._tiles.get(key)
         if t is not None:
             return t
         c = self.colours
-        d = max(12, size * 2 // 5)
-        t = pygame.Surface((d, d), pygame.SRCALPHA)
-        colour = c["fixed"] if ok is None else c["ok"] if ok else c["breaks"]
-        pygame.draw.circle(t, colour, (d // 2, d // 2), d // 2)
-        pygame.draw.circle(t, (0, 0, 0), (d // 2, d // 2), d // 2, max(1, d // 12))
-        if ok is False:  # a breaking pawn also gets a dashed white ring
-            pygame.draw.circle(t, (255, 255, 255), (d // 2, d // 2), d // 2 - max(2, d // 8), 1)
-        text = self.font(int(d * 0.9)).render(letter, True, (255, 255, 255))
-        t.blit(text, text.get_rect(center=(d // 2, d // 2 + 1)))
+        d = max(14, size * 2 // 5)
+        mark = max(7, d * 11 // 20)  # the tick or cross, overlapping the disc's lower left
+        t = pygame.Surface((d + mark // 2, d + mark // 2), pygame.SRCALPHA)
+        centre = (mark // 2 + d // 2, d // 2)
+        ring = max(2, d // 7)
+        if ok is None:
+            box = pygame.Rect(mark // 2, 0, d, d)
+            pygame.draw.rect(t, c["fixed"], box, border_radius=max(2, d // 5))
+            pygame.draw.rect(t, (0, 0, 0), box, max(1, d // 12), border_radius=max(2, d // 5))
+            ink = (255, 255, 255)
+        elif ok:
+            pygame.draw.circle(t, c["ok"], centre, d // 2)
+            pygame.draw.circle(t, (0, 0, 0), centre, d // 2, max(1, d // 12))
+            ink = (255, 255, 255)
+        else:
+            pygame.draw.circle(t, (255, 255, 255), centre, d // 2)
+            pygame.draw.circle(t, c["breaks"], centre, d // 2, ring)
+            pygame.draw.circle(t, (0, 0, 0), centre, d // 2, 1)
+            ink = c["breaks"]
+        text = self.font(int(d * 0.85)).render(letter, True, ink)
+        t.blit(text, text.get_rect(center=(centre[0], centre[1] + 1)))
+        if ok is not None:
+            self._tick_or_cross(t, pygame.Rect(0, d - mark // 2, mark, mark), ok)
         t = self._tiles[key] = display_format(t)
         return t
+
+    def _tick_or_cross(self, t: pygame.Surface, box: pygame.Rect, ok: bool) -> None:
+        """A small disc with a tick (``ok``) or a square with a cross (not ``ok``)."""
+        c = self.colours
+        w = max(2, box.width // 5)
+        if ok:
+            pygame.draw.circle(t, (0, 0, 0), box.center, box.width // 2)
+            pts = [(box.left + box.width * 0.22, box.top + box.height * 0.52),
+                   (box.left + box.width * 0.43, box.top + box.height * 0.74),
+                   (box.left + box.width * 0.8, box.top + box.height * 0.28)]
+            pygame.draw.lines(t, c["ok"] if sum(c["ok"]) > 150 else (255, 255, 255), False,
+                              pts, w)
+        else:
+            pygame.draw.rect(t, (0, 0, 0), box)
+            inner = box.inflate(-box.width // 2, -box.height // 2)
+            pygame.draw.line(t, (255, 255, 255), inner.topleft, inner.bottomright, w)
+            pygame.draw.line(t, (255, 255, 255), inner.topright, inner.bottomleft, w)
 
     # -- drawing -----------------------------------------------------------
     def render_board(
@@ -207,14 +359,16 @@ class Painter:
                              (x + sq * 5 // 6, y + sq * 5 // 6), w)
             pygame.draw.line(surface, c["removed"], (x + sq * 5 // 6, y + sq // 6),
                              (x + sq // 6, y + sq * 5 // 6), w)
-        self._tiles_on(surface, overlay.changed, "changed", topleft, sq)
+        for bb, kind in ((overlay.left, "left"), (overlay.joined, "joined"),
+                         (overlay.fresh, "fresh"), (overlay.changed, "changed")):
+            self._tiles_on(surface, bb, kind, topleft, sq)
 
     def _squares(self, sq: int, flipped: bool, coordinates: bool) -> pygame.Surface:
         """The empty board with its frame and coordinates (transparent margins), cached."""
 
         def make() -> pygame.Surface:
             c = self.colours
-            surf = pygame.Surface((10 * sq, 8 * sq + sq))
+            surf = pygame.Surface((9 * sq + 2, 8 * sq + sq))
             surf.fill(c["background"])
             for f in range(8):
                 for r in range(8):
@@ -295,8 +449,12 @@ class Painter:
                     surface.blit(t, (x + 1, y + sq - (dy + 1) * t.get_height() - 1))
 
     def render_arrows(self, surface: pygame.Surface, rect: pygame.Rect, moves: list[str], *,
-                      flipped: bool = False, colour: RGB = (0, 114, 178)) -> None:
-        """Arrows for UCI ``moves`` (a principal variation) on a board drawn in ``rect``."""
+                      flipped: bool = False, colour: RGB = (0, 114, 178),
+                      style: str = "solid", offset: float = 0.0) -> None:
+        """Arrows for UCI ``moves`` on a board drawn in ``rect``: ``style`` ``solid``,
+        ``dashed`` (a dashed shaft) or ``hollow`` (an outlined head and shaft), so the
+        arrows differ by shape as well as colour; ``offset`` shifts an arrow sideways by
+        that many squares (arrows of the same move stay apart)."""
         left, top, sq = board_geometry(rect)
 
         def centre(s: int) -> tuple[float, float]:
@@ -313,14 +471,29 @@ class Painter:
                 continue
             (x0, y0), (x1, y1) = centre(move.from_square), centre(move.to_square)
             dx, dy = x1 - x0, y1 - y0
-            length = max(1.0, (dx * dx + dy * dy) ** 0.5)
+            length = max(1.0, math.hypot(dx, dy))
             ux, uy = dx / length, dy / length
+            ox, oy = -uy * offset * sq, ux * offset * sq
+            x0, y0, x1, y1 = x0 + ox, y0 + oy, x1 + ox, y1 + oy
             head = sq * 0.35
             bx, by = x1 - ux * head, y1 - uy * head
-            pygame.draw.line(surface, colour, (x0, y0), (bx, by), width)
             px, py = -uy * head * 0.6, ux * head * 0.6
-            pygame.draw.polygon(surface, colour, [(x1, y1), (bx + px, by + py),
-                                                  (bx - px, by - py)])
+            tip = [(x1, y1), (bx + px, by + py), (bx - px, by - py)]
+            if style == "dashed":
+                n = max(2, int(math.hypot(bx - x0, by - y0) // (sq * 0.25)))
+                for i in range(0, n, 2):
+                    a, b = i / n, min(1.0, (i + 1) / n)
+                    pygame.draw.line(surface, colour, (x0 + (bx - x0) * a, y0 + (by - y0) * a),
+                                     (x0 + (bx - x0) * b, y0 + (by - y0) * b), width)
+                pygame.draw.polygon(surface, colour, tip)
+            elif style == "hollow":
+                pygame.draw.line(surface, (0, 0, 0), (x0, y0), (bx, by), width + 4)
+                pygame.draw.line(surface, colour, (x0, y0), (bx, by), width)
+                pygame.draw.polygon(surface, (0, 0, 0), tip)
+                pygame.draw.polygon(surface, colour, tip, max(2, width // 2))
+            else:
+                pygame.draw.line(surface, colour, (x0, y0), (bx, by), width)
+                pygame.draw.polygon(surface, colour, tip)
 
     def _pill(self, word: str, font: pygame.font.Font) -> pygame.Surface:
         text = font.render(word, True, (255, 255, 255))
@@ -330,15 +503,51 @@ class Painter:
         pill.blit(text, (4, 1))
         return pill
 
-    def render_banner(self, surface: pygame.Surface, rect: pygame.Rect, text: str, sub: str,
-                      kind: str) -> None:
-        """The verdict banner: a coloured bar with an icon letter, a headline and a sub-line."""
-        surf = self._cached(("banner", text, sub, kind, rect.size),
-                            lambda: self._make_banner(rect.size, text, sub, kind))
-        surface.blit(surf, rect)
+    # -- text ------------------------------------------------------------------------
+    def fit_text(self, blocks: Sequence[Block], width: int, height: int,
+                 roles: Mapping[str, Role], **kw: Any) -> Fitted:
+        """:func:`viewer.textfit.fit` with this painter's fonts (cached)."""
+        key = ("fit", tuple(blocks), width, height, tuple(sorted(roles.items())),
+               tuple(sorted(kw.items())))
+        got = self._fits.get(key)
+        if got is None:
+            if len(self._fits) > 512:
+                self._fits.clear()
+            got = self._fits[key] = fit(self.fonts, blocks, width, height, roles, **kw)
+        return got
 
-    def _make_banner(self, size: tuple[int, int], text: str, sub: str,
-                     kind: str) -> pygame.Surface:
+    def render_text(self, surface: pygame.Surface, rect: pygame.Rect, blocks: Sequence[Block],
+                    roles: Mapping[str, Role], **kw: Any) -> Fitted:
+        """Draw ``blocks`` wrapped and fitted into ``rect`` (cached); returns the layout."""
+        fitted = self.fit_text(blocks, rect.width, rect.height, roles, **kw)
+        surf = self._cached(("text", fitted, rect.size),
+                            lambda: self._make_text(fitted, rect.size))
+        surface.blit(surf, rect)
+        return fitted
+
+    def _make_text(self, fitted: Fitted, size: tuple[int, int]) -> pygame.Surface:
+        surf = pygame.Surface(size, pygame.SRCALPHA)
+        for line in fitted.lines:
+            if line.text:
+                img = self.fonts.get(line.px, line.style).render(line.text, True,
+                                                                  self.colours[line.colour])
+                surf.blit(img, (line.x, line.y))
+        return surf
+
+    def render_banner(self, surface: pygame.Surface, rect: pygame.Rect, kind: str,
+                      blocks: Sequence[Block], px: int, most: float = 1.0) -> Fitted:
+        """The verdict banner: a bar coloured by ``kind`` (blocked / open / na) with an icon
+        (½, !, ?) and ``blocks`` wrapped in :func:`banner_roles` sizes for ``px`` (grown up
+        to ``most`` times when there is room, shrunk when there is not)."""
+        icon_r = max(9, min(rect.height * 3 // 10, px * 3 // 2))
+        text_rect = pygame.Rect(rect.left + 30 + 2 * icon_r, rect.top + 4,
+                                rect.width - 38 - 2 * icon_r, rect.height - 8)
+        surf = self._cached(("banner", kind, rect.size, icon_r),
+                            lambda: self._make_banner(rect.size, kind, icon_r))
+        surface.blit(surf, rect)
+        return self.render_text(surface, text_rect, blocks, banner_roles(px), most=most)
+
+    def _make_banner(self, size: tuple[int, int], kind: str, r: int) -> pygame.Surface:
         c = self.colours
         rect = pygame.Rect((0, 0), size)
         surface = pygame.Surface(size, pygame.SRCALPHA)
@@ -348,82 +557,133 @@ class Painter:
         pygame.draw.rect(surface, colour, (rect.left, rect.top, 10, rect.height),
                          border_top_left_radius=6, border_bottom_left_radius=6)
         icon = {"blocked": "½", "open": "!"}.get(kind, "?")
-        r = max(9, rect.height * 3 // 10)
-        centre = (rect.left + 18 + r, rect.centery)
+        centre = (rect.left + 18 + r, rect.top + 6 + r)
         pygame.draw.circle(surface, colour, centre, r)
-        t = self.font(max(16, r * 3 // 2)).render(icon, True, (0, 0, 0))
-        surface.blit(t, t.get_rect(center=(centre[0], centre[1] + 1)))
-        x = centre[0] + r + 10
-        head = self.fit(text, max(16, rect.height * 9 // 20), rect.right - x - 8)
-        surface.blit(head, (x, rect.top + 4))
-        small = self.fit(sub, max(13, rect.height * 6 // 20), rect.right - x - 8, c["muted"])
-        surface.blit(small, (x, rect.bottom - small.get_height() - 4))
+        t = self.fonts.get(max(14, r * 5 // 4), "bold").render(icon, True, (0, 0, 0))
+        surface.blit(t, t.get_rect(center=(centre[0], centre[1])))
         return surface
 
-    def fit(self, text: str, size: int, width: int, colour: RGB | None = None) -> pygame.Surface:
-        """``text`` rendered at ``size``, shrunk (then cut) to fit ``width`` pixels (cached)."""
-        colour = colour or self.colours["text"]
-        return self._cached(("fit", text, size, width, colour),
-                            lambda: self._make_fit(text, size, width, colour))
-
-    def _make_fit(self, text: str, size: int, width: int, colour: RGB) -> pygame.Surface:
-        floor = max(15, size * 3 // 4)
-        while size > floor and self.font(size).size(text)[0] > width:
-            size -= 1
-        while len(text) > 4 and self.font(size).size(text)[0] > width:
-            text = text[:-2].rstrip() + "…"
-        return self.font(size).render(text, True, colour)
-
-    def render_legend(self, surface: pygame.Surface, rect: pygame.Rect, *,
-                      structure: bool = False, kpk: bool = False) -> None:
-        """The always-visible legend (cached per size); ``structure`` adds the layer's key,
-        ``kpk`` the KPK overlays."""
-        surf = self._cached(("legend", rect.size, structure, kpk),
-                            lambda: self._make_legend(rect.size, structure, kpk))
+    # -- legend ------------------------------------------------------------------------
+    def render_legend(self, surface: pygame.Surface, rect: pygame.Rect,
+                      items: Sequence[LegendItem], px: int, *, structure: bool = False,
+                      background: RGB | None = None) -> bool:
+        """The legend (cached per size and items) in ``rect``: a swatch and wrapped words
+        per item in as many columns as fit, the structure layer's key under it; shrinks
+        the text to fit (on ``background``, opaque, when given).  Returns whether
+        everything fitted."""
+        key = ("legend", rect.size, tuple(items), px, structure, background)
+        surf = self._cache.get(key)
+        if surf is None:
+            surf, fits = self._make_legend(rect.size, tuple(items), px, structure)
+            if background is not None:
+                opaque = pygame.Surface(rect.size)
+                opaque.fill(background)
+                opaque.blit(surf, (0, 0))
+                surf = opaque
+            surf = display_format(surf, alpha=background is None)
+            self._cache[key] = surf
+            self._legend_fits[key] = fits
         surface.blit(surf, rect)
+        return self._legend_fits.get(key, True)
 
-    def _make_legend(self, size: tuple[int, int], structure: bool,
-                     kpk: bool = False) -> pygame.Surface:
+    def legend_plan(self, size: tuple[int, int], items: Sequence[LegendItem], px: int,
+                    structure: bool) -> tuple[int, int, list[list[str]], int, bool]:
+        """``(px, columns, wrapped labels, height, fits)``: the largest text size (from
+        ``px`` down) at which ``items`` fit in ``size``."""
+        w, h = size
+        size_px = px
+        while True:
+            font = self.fonts.get(size_px)
+            sw, line = size_px + 6, font.get_linesize()
+            cols = max(1, min(4, w // max(1, size_px * 17)))
+            col_w = w // cols
+            labels = [wrap(font, item.text, col_w - swatch_width(item, sw) - 14) for item in items]
+            rows = [labels[i:i + cols] for i in range(0, len(labels), cols)]
+            height = sum(max(max(len(lb) * line for lb in row), sw) + 4 for row in rows)
+            if structure:
+                height += len(wrap(font, STRUCTURE_KEY, w)) * line + 4
+            if height <= h or size_px <= 9:
+                return size_px, cols, labels, height, height <= h
+            size_px -= 1
+
+    def _make_legend(self, size: tuple[int, int], items: tuple[LegendItem, ...], px: int,
+                     structure: bool) -> tuple[pygame.Surface, bool]:
         c = self.colours
         surface = pygame.Surface(size, pygame.SRCALPHA)
+        size_px, cols, labels, _h, fits = self.legend_plan(size, items, px, structure)
+        font = self.fonts.get(size_px)
+        sw, line, col_w = size_px + 6, font.get_linesize(), size[0] // cols
+        y = 0
+        for r0 in range(0, len(items), cols):
+            row_h = sw
+            for i in range(r0, min(r0 + cols, len(items))):
+                x = (i - r0) * col_w
+                w = swatch_width(items[i], sw)
+                self._swatch(surface, pygame.Rect(x, y + 1, w, sw - 2), items[i])
+                for k, text in enumerate(labels[i]):
+                    surface.blit(font.render(text, True, c["text"]), (x + w + 8, y + k * line))
+                row_h = max(row_h, len(labels[i]) * line)
+            y += row_h + 4
         if structure:
-            key = ("pawn structure: R ram · L lever · bw backward · S straggler; "
-                   "files open / closed / ½ open (half-open for W or B)")
-            line = self.fit(key, 18, size[0], c["structure"])
-            surface.blit(line, (0, size[1] - line.get_height()))
-            size = (size[0], size[1] - line.get_height() - 2)
-        rect = pygame.Rect((0, 0), size)
-        items = LEGEND + (KPK_LEGEND if kpk else ())
-        columns = 3 if rect.width >= 600 else 2
-        col_w = rect.width // columns
-        per_col = -(-len(items) // columns)
-        size = max(11, min(18, rect.height // per_col - 6))
-        font = self.font(size)
-        sw = size + 4
-        for i, item in enumerate(items):
-            x = rect.left + (i // per_col) * col_w
-            y = rect.top + (i % per_col) * (size + 6)
-            swatch = pygame.Rect(x, y, sw, sw - 4)
+            for text in wrap(font, STRUCTURE_KEY, size[0]):
+                surface.blit(font.render(text, True, c["structure"]), (0, y))
+                y += line
+        return surface, fits
+
+    def _swatch(self, surface: pygame.Surface, swatch: pygame.Rect, item: LegendItem) -> None:
+        """One legend swatch, drawn as the board draws the item."""
+        c, sw = self.colours, swatch.width
+        style = item.style
+        if style in ("hatch", "fence", "dots", "key", "joined", "left", "fresh"):
             surface.fill(c["square_light"], swatch)
-            if item.style == "hatch":
-                surface.blit(self._tile("hatch", sw), swatch, (0, 0, sw, sw - 4))
-            elif item.style == "fence":
-                surface.blit(self._tile("fence", sw), swatch, (0, 0, sw, sw - 4))
-            elif item.style == "dots":
-                surface.blit(self._tile("dots", sw), swatch, (0, 0, sw, sw - 4))
-            elif item.style == "outline" or item.style == "edge":
-                pygame.draw.rect(surface, c[item.colour], swatch, 3)
-            elif item.style == "key":
-                surface.blit(self._tile("key", sw), swatch, (0, 0, sw, sw - 4))
-            elif item.style == "thin":
-                pygame.draw.rect(surface, c[item.colour], swatch.inflate(-4, -4), 2)
-            elif item.style == "cross":
-                pygame.draw.line(surface, c[item.colour], swatch.topleft, swatch.bottomright, 3)
-                pygame.draw.line(surface, c[item.colour], swatch.topright, swatch.bottomleft, 3)
-            elif item.style == "badge":
-                pygame.draw.rect(surface, c[item.colour], swatch, border_radius=sw // 2)
-                t = font.render(item.letter[0], True, (255, 255, 255))
-                surface.blit(t, t.get_rect(center=swatch.center))
-            label = item.text if item.style != "badge" else f"{item.letter}: {item.text}"
-            surface.blit(self.fit(label, size, col_w - sw - 12), (x + sw + 6, y))
-        return surface
+            surface.blit(self._tile(style, sw), swatch, (0, 0, sw, swatch.height))
+        elif style in ("outline", "edge"):
+            surface.fill(c["square_light"], swatch)
+            pygame.draw.rect(surface, c[item.colour], swatch, 3)
+        elif style == "thin":
+            surface.fill(c["square_light"], swatch)
+            pygame.draw.rect(surface, c[item.colour], swatch.inflate(-4, -4), 2)
+        elif style == "cross":
+            surface.fill(c["square_light"], swatch)
+            pygame.draw.line(surface, c[item.colour], swatch.topleft, swatch.bottomright, 3)
+            pygame.draw.line(surface, c[item.colour], swatch.topright, swatch.bottomleft, 3)
+        elif style in ("fixed", "holds", "breaks"):
+            ok = {"fixed": None, "holds": True, "breaks": False}[style]
+            b = self._badge(item.letter, ok, sw * 5 // 2)
+            surface.blit(b, b.get_rect(center=swatch.center))
+        elif style == "letters":
+            px = max(8, swatch.height * 3 // 4)
+            while self.fonts.get(px, "bold").size(item.letter)[0] > swatch.width and px > 8:
+                px -= 1
+            font = self.fonts.get(px, "bold")
+            t = font.render(item.letter, True, c["text"])
+            surface.blit(t, t.get_rect(midleft=(swatch.left, swatch.centery)))
+        elif style == "recompute":
+            third = pygame.Rect(swatch.left, swatch.top, swatch.height, swatch.height)
+            for kind in ("joined", "left", "fresh"):
+                surface.fill(c["square_light"], third)
+                surface.blit(self._tile(kind, third.width), third)
+                third = third.move(third.width + 2, 0)
+        elif style == "arrows":
+            third = pygame.Rect(swatch.left, swatch.top, swatch.width // 3, swatch.height)
+            for role, kind in ARROW_STYLES.items():
+                self.arrow_swatch(surface, third.inflate(-2, 0), c[role], kind)
+                third = third.move(third.width, 0)
+
+    def arrow_swatch(self, surface: pygame.Surface, swatch: pygame.Rect, colour: RGB,
+                     style: str) -> None:
+        """A short arrow in ``swatch`` drawn in ``style`` (solid, dashed, hollow)."""
+        y, w = swatch.centery, max(2, swatch.height // 5)
+        x0, x1 = swatch.left, swatch.right
+        tip = [(x1, y), (x1 - swatch.height // 2, y - swatch.height // 2 + 1),
+               (x1 - swatch.height // 2, y + swatch.height // 2 - 1)]
+        if style == "dashed":
+            for x in range(x0, x1 - swatch.height // 2, 6):
+                pygame.draw.line(surface, colour, (x, y), (min(x + 3, x1), y), w)
+            pygame.draw.polygon(surface, colour, tip)
+        elif style == "hollow":
+            pygame.draw.line(surface, colour, (x0, y), (x1 - swatch.height // 2, y), w)
+            pygame.draw.polygon(surface, colour, tip, 2)
+        else:
+            pygame.draw.line(surface, colour, (x0, y), (x1 - swatch.height // 2, y), w)
+            pygame.draw.polygon(surface, colour, tip)

@@ -47,6 +47,12 @@ class Settings:
     engine: str = ""  # a UCI engine for the search panel; "" = /usr/games/stockfish if present
     width: int = 1280
     height: int = 860
+    search_seconds: float = 1.0  # the analysis pane's time per search
+    export_size: int = 720  # exports: the board's side in pixels, and what to include
+    export_overlays: bool = True
+    export_banner: bool = True
+    export_legend: bool = True
+    export_explanation: bool = True
 
 
 #: the window sizes a settings file may ask for (larger ones are clamped to the screen)
@@ -132,6 +138,10 @@ def load_settings_checked() -> Loaded:
         base.width, base.height = default.width, default.height
     if not isinstance(base.speed, float) or not 0 < base.speed < 1000:
         base.speed = Settings().speed
+    if not 0.05 <= base.search_seconds <= 60:
+        base.search_seconds = Settings().search_seconds
+    if not 64 <= base.export_size <= 4096:
+        base.export_size = Settings().export_size
     return Loaded(base, tuple(problems))
 
 

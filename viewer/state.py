@@ -1,10 +1,17 @@
 """The viewer's state model, without pygame: the position and its history, the method
 and side under test, the step on show, the layers, the playlist, the message line and
-the caption, and the analysis of the position (:meth:`ViewerState.analyse`).
+the caption, the dock's panes, a line from the analysis being played through, and the
+analysis of the position (:meth:`ViewerState.analyse`).
 
 Everything the window shows is read from here; every change goes through a method
 here (the action table, the gestures and the widget panel call them), so the model can
 be driven and tested without a window.
+
+Invariants: ``verdict``/``other``/``structure``/``kpk`` describe ``editor.board`` for
+``method`` and ``side``; a caption (library, playlist, the command line) is shown only
+while the board still shows its position (an edit clears it); ``position_revision``
+changes exactly when the position under analysis changes (an edit or a load, not a
+move of a line being played through).
 """
 
 from __future__ import annotations
@@ -21,13 +28,15 @@ from logic.diagrams import Diagram, load_diagrams
 from logic.pawns import PawnStructure
 from logic.position import PositionError
 from logic.verdict import Verdict
-from viewer.editor import Editor
+from viewer.editor import Editor, is_back_rank_pawn
 from viewer.overlay import EMPTY, Overlay, live_overlay, step_overlay
 from viewer.settings import Settings, load_user_positions_checked
 from viewer.text import bounded
+from viewer.theme import ARROW_LEGEND, KPK_LEGEND, LEGEND, PANES, LegendItem
 from viewer.timeline import Timeline
 
-__all__ = ["ViewerState", "TOOLS", "OTHER_PIECES", "SIDES", "Message", "PlaylistEntry"]
+__all__ = ["ViewerState", "TOOLS", "OTHER_PIECES", "SIDES", "Message", "PlaylistEntry",
+           "LinePlay", "ExportOptions", "diagram_side"]
 
 #: the editor's tools: piece symbol (or ``"x"``, the eraser) -> name
 TOOLS: dict[str, str] = {"K": "White king", "P": "White pawn", "k": "Black king",
@@ -36,28 +45,70 @@ TOOLS: dict[str, str] = {"K": "White king", "P": "White pawn", "k": "Black king"
 OTHER_PIECES = ("Q", "R", "B", "N", "q", "r", "b", "n")
 #: the sides a detector can be asked about
 SIDES = ("white", "black")
+#: the panes a dock of one or two slots shows at first
+DEFAULT_PANES = {1: ("story",), 2: ("steps", "code")}
 
 PlaylistEntry = tuple[str, str, dict[str, Any]]
 
 
 @dataclass
 class Message:
-    """The message line under the board: ``text`` (bounded) shown for ``frames`` frames."""
+    """The message line under the board: ``text`` (bounded) shown for ``seconds``."""
 
     text: str = ""
-    frames: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class LinePlay:
+    """A line of the analysis played through on the board: from ``root`` (a FEN) the UCI
+    ``moves``, ``index`` of them played; ``source`` names the analysis column
+    (``with``, ``without``, ``engine``) and ``label`` says it in words."""
+
+    root: str
+    moves: tuple[str, ...]
+    source: str
+    label: str
+    index: int = 0
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    """What an export holds: the board's ``size`` in pixels, and whether it shows the
+    ``overlays``, the ``banner``, the ``legend`` and the ``explanation`` (all False: the
+    board only)."""
+
+    size: int = 720
+    overlays: bool = True
+    banner: bool = True
+    legend: bool = True
+    explanation: bool = True
+
+
+#: the export options of a fresh installation
+DEFAULT_OPTIONS = ExportOptions()
+
+
+def diagram_side(d: Diagram) -> str:
+    """The side a library diagram's caption is about: the side with more pawns (the side
+    whose win is in question), else the side its stated verdicts name."""
+    board = d.board()
+    w, b = (len(board.pieces(chess.PAWN, c)) for c in (chess.WHITE, chess.BLACK))
+    if w != b:
+        return "white" if w > b else "black"
+    exp = next((e for e in d.expect.values() if e is not None), None)
+    return "black" if exp is not None and not exp.side else "white"
 
 
 class ViewerState:
     """The model behind the window.  Construct from :class:`Settings`; every public
-    method keeps the invariant that ``verdict``/``other``/``structure``/``kpk`` describe
-    ``editor.board`` for ``method`` and ``side`` (``analyse`` runs after each change)."""
+    method keeps the invariants of the module."""
 
     def __init__(self, settings: Settings | None = None, *, caption: str = "",
                  playlist: Sequence[PlaylistEntry] = ()) -> None:
         s = settings or Settings()
         try:
-            self.editor = Editor(chess.Board(s.fen).fen())
+            self.editor = Editor(chess.Board(s.fen).fen(en_passant="fen"))
         except ValueError:
             self.editor = Editor()
         self.flipped = s.flipped
@@ -66,11 +117,16 @@ class ViewerState:
         self.tool = s.tool if s.tool in TOOLS or s.tool in OTHER_PIECES else "P"
         self.structure_layer = s.structure
         self.search_on = s.search
+        self.search_seconds = s.search_seconds
+        self.export = ExportOptions(s.export_size, s.export_overlays, s.export_banner,
+                                    s.export_legend, s.export_explanation)
         self.timeline = Timeline()
         self.timeline.set_speed(s.speed)
         self.show_help = False
+        self.projector = False
         self.message = Message()
         self.caption = caption
+        self.caption_fen = self.editor.fen if caption else ""
         self.diagrams: list[Diagram] = load_diagrams()
         self.user_positions, problems = load_user_positions_checked()
         #: problems found while loading, for the window to show
@@ -78,13 +134,20 @@ class ViewerState:
         self.current_diagram: Diagram | None = None
         self.playlist: list[PlaylistEntry] = list(playlist)
         self.playlist_index = 0
+        self.case_fen = ""
+        self.line: LinePlay | None = None
+        #: the panes the dock shows, per number of slots
+        self.panes: dict[int, list[str]] = {n: list(p) for n, p in DEFAULT_PANES.items()}
+        self._analysis_pane()
         self.verdict: Verdict | None = None
         self.other: Verdict | None = None
         self.structure: PawnStructure | None = None
         self.kpk: dict[str, object] | None = None
         self.kpk_boards = (0, 0)
-        #: bumped by every analysis (the search panel restarts on a new board)
+        #: bumped by every analysis (any change of what the detector looked at)
         self.board_revision = 0
+        #: bumped when the position under analysis changes (the analysis pane restarts)
+        self.position_revision = 0
         #: bumped by every edit of the board (what the window saves)
         self.edits = 0
         self._overlay_memo: tuple[Any, Any, Overlay] = (None, None, EMPTY)
@@ -108,13 +171,32 @@ class ViewerState:
         self.board_revision += 1
 
     def edited(self) -> None:
-        """After any edit of the board: back to the live view and re-run the detector."""
+        """After any edit of the board: the captions that no longer describe the board
+        go, a line being played through ends, back to the live view, re-run the
+        detector."""
         self.edits += 1
+        self.position_revision += 1
+        fen = self.editor.fen
         d = self.current_diagram
-        if d is not None and d.fen != self.editor.fen:
+        if d is not None and d.fen != fen:
             self.current_diagram = None
+        if self.caption and self.caption_fen != fen:
+            self.caption = ""
+        self.line = None
         self.timeline.live()
         self.analyse(keep=False)
+
+    def shown_caption(self) -> str:
+        """The caption (or the library diagram's), while the board shows the position it
+        was given for."""
+        if self.caption and self.caption_fen == self.editor.fen:
+            return self.caption
+        d = self.current_diagram
+        return f"{d.id}: {d.caption}" if d is not None and d.fen == self.editor.fen else ""
+
+    def case_shown(self) -> bool:
+        """Whether the board shows the playlist's current case."""
+        return bool(self.playlist) and self.case_fen == self.editor.fen
 
     def overlay(self) -> Overlay:
         """What the board shows now: the step being played back, or the live verdict."""
@@ -135,10 +217,23 @@ class ViewerState:
         self._overlay_memo = (v, memo_key, overlay)  # holding v keeps the identity test valid
         return overlay
 
+    def legend(self) -> tuple[LegendItem, ...]:
+        """The legend's items for what can be on the board now."""
+        return LEGEND + (KPK_LEGEND if self.kpk else ()) + (ARROW_LEGEND if self.search_on
+                                                             else ())
+
     # -- messages ---------------------------------------------------------------------
-    def say(self, text: str, frames: int = 180) -> None:
-        """Show ``text`` (bounded) on the message line for ``frames`` frames."""
-        self.message = Message(bounded(text), frames)
+    def say(self, text: str, seconds: float = 3.0) -> None:
+        """Show ``text`` (bounded) on the message line for ``seconds``."""
+        self.message = Message(bounded(text), seconds)
+
+    def tick(self, seconds: float) -> bool:
+        """Let ``seconds`` pass for the message line; True when a message just ended."""
+        m = self.message
+        if m.seconds <= 0:
+            return False
+        m.seconds -= seconds
+        return m.seconds <= 0
 
     # -- choices ----------------------------------------------------------------------
     def set_method(self, method: str) -> None:
@@ -167,39 +262,140 @@ class ViewerState:
     def toggle_help(self) -> None:
         self.show_help = not self.show_help
 
+    def toggle_projector(self) -> None:
+        """Projector mode: the board, the sentence in large type and the legend only."""
+        self.projector = not self.projector
+
     def toggle_structure(self) -> None:
         """Show or hide the pawn-structure layer."""
         self.structure_layer = not self.structure_layer
         self.analyse(keep=True)
 
     def toggle_search(self) -> None:
-        """Show or hide the search panel (the panel starts its analysis)."""
+        """Show or hide the analysis (its pane takes the last slot of the dock)."""
         self.search_on = not self.search_on
+        self._analysis_pane()
+        if not self.search_on:
+            self.stop_line()
+
+    def _analysis_pane(self) -> None:
+        """The analysis's pane in the last slot while the analysis is on, else gone."""
+        for panes in self.panes.values():
+            if self.search_on and "analysis" not in panes:
+                panes[-1] = "analysis"
+            elif not self.search_on and "analysis" in panes:
+                panes[panes.index("analysis")] = next(
+                    p for p in DEFAULT_PANES[len(panes)] + PANES if p not in panes)
+
+    def set_search_seconds(self, seconds: float) -> None:
+        """The analysis pane's time per search (0.1 to 30 s)."""
+        self.search_seconds = max(0.1, min(30.0, round(seconds, 2)))
+
+    def faster_search(self, factor: float) -> None:
+        """Multiply the time per search by ``factor`` (the pane's − and + buttons)."""
+        self.set_search_seconds(self.search_seconds * factor)
+
+    def show_pane(self, slot: int, name: str, slots: int) -> None:
+        """Show pane ``name`` in ``slot`` of a dock of ``slots`` slots (a pane shown in
+        the other slot swaps places)."""
+        panes = self.panes.setdefault(slots, list(DEFAULT_PANES.get(slots, PANES[:slots])))
+        if name not in PANES or not 0 <= slot < len(panes):
+            return
+        if name in panes:
+            other = panes.index(name)
+            panes[other] = panes[slot]
+        panes[slot] = name
+
+    def visible_panes(self, slots: int) -> list[str]:
+        """The panes of a dock of ``slots`` slots."""
+        return list(self.panes.setdefault(slots, list(DEFAULT_PANES.get(slots,
+                                                                        PANES[:slots]))))
 
     def select_tool(self, tool: str) -> None:
         """Choose a tool: a piece symbol or ``"x"`` (the eraser)."""
         if tool in TOOLS or tool in OTHER_PIECES:
             self.tool = tool
 
+    def set_export(self, **changes: Any) -> None:
+        """Change the export options (size clamped to 64..4096 pixels)."""
+        if "size" in changes:
+            changes["size"] = max(64, min(4096, int(changes["size"])))
+        self.export = replace(self.export, **changes)
+
     def back(self) -> None:
-        """Esc: close the help, else back to the live verdict."""
+        """Esc: close the help, else leave projector mode, else leave a line being
+        played through, else back to the live verdict."""
         if self.show_help:
             self.show_help = False
+        elif self.projector:
+            self.projector = False
+        elif self.line is not None:
+            self.stop_line()
         else:
             self.timeline.live()
 
     # -- playback ---------------------------------------------------------------------
     def step_to(self, where: str) -> None:
-        """``first``/``prev``/``next``/``last`` step; stepping by hand stops playback."""
+        """``first``/``prev``/``next``/``last`` step or ``next-phase``/``prev-phase``;
+        stepping by hand stops playback."""
         tl = self.timeline
         tl.playing = False
-        {"first": tl.first, "prev": tl.prev, "next": tl.next, "last": tl.last}[where]()
+        {"first": tl.first, "prev": tl.prev, "next": tl.next, "last": tl.last,
+         "next-phase": tl.next_phase, "prev-phase": tl.prev_phase}[where]()
 
     def seek(self, k: int) -> None:
-        """Show step ``k`` (the scrubber); stops playback."""
+        """Show step ``k`` (the scrubber, the step list); stops playback."""
         if self.timeline.count:
             self.timeline.playing = False
             self.timeline.seek(k)
+
+    # -- a line of the analysis, move by move ------------------------------------------
+    def play_line(self, source: str, moves: Sequence[str], label: str) -> bool:
+        """Play the analysis line ``moves`` (UCI, from the position on show, or from the
+        root of the line being played) through on the board, starting at its root."""
+        root = self.line.root if self.line is not None else self.editor.fen
+        if not moves:
+            self.say(f"{label}: no line to play yet")
+            return False
+        self.line = LinePlay(root, tuple(moves), source, label)
+        self.line_seek(0)
+        return True
+
+    def line_seek(self, k: int) -> None:
+        """Show the line's position after ``k`` moves (its legal prefix) and re-run the
+        detector there."""
+        line = self.line
+        if line is None:
+            return
+        board = chess.Board(line.root)
+        k = max(0, min(k, len(line.moves)))
+        for n, uci in enumerate(line.moves[:k]):
+            try:
+                move = chess.Move.from_uci(uci)
+            except ValueError:
+                k = n
+                break
+            if not board.is_legal(move):
+                k = n
+                break
+            board.push(move)
+        line.index = k
+        self.editor.view(board)
+        self.analyse(keep=True)
+
+    def line_step(self, where: str) -> None:
+        """``first``/``prev``/``next``/``last`` move of the line being played."""
+        if self.line is not None:
+            k = self.line.index
+            self.line_seek({"first": 0, "prev": k - 1, "next": k + 1,
+                            "last": len(self.line.moves)}[where])
+
+    def stop_line(self) -> None:
+        """Leave the line: the board shows its root again."""
+        line, self.line = self.line, None
+        if line is not None:
+            self.editor.view(chess.Board(line.root))
+            self.analyse(keep=True)
 
     # -- edits ------------------------------------------------------------------------
     def _after(self, changed: bool) -> bool:
@@ -219,13 +415,27 @@ class ViewerState:
     def toggle_turn(self) -> bool:
         return self._after(self.editor.set_turn(not self.editor.board.turn))
 
+    def set_ep(self, square: chess.Square | None) -> bool:
+        """Set the en-passant square (None: none)."""
+        return self._after(self.editor.set_ep(square))
+
     def remove(self, square: chess.Square) -> bool:
         return self._after(self.editor.remove(square))
 
+    def _pawn_refused(self, square: chess.Square, piece: chess.Piece | None) -> bool:
+        if is_back_rank_pawn(square, piece):
+            self.say(f"A pawn cannot stand on {chess.square_name(square)}: not on the first "
+                     "or eighth rank")
+            return True
+        return False
+
     def move(self, src: chess.Square, dst: chess.Square | None) -> bool:
-        """Move a piece (``dst`` None: dropped off the board, deleted)."""
+        """Move a piece (``dst`` None: dropped off the board, deleted); a pawn dropped on
+        the first or eighth rank stays where it was, with a message."""
         if dst is None:
             return self.remove(src)
+        if self._pawn_refused(dst, self.editor.board.piece_at(src)):
+            return False
         return self._after(self.editor.move(src, dst))
 
     def apply_tool(self, square: chess.Square, *, toggle: bool) -> bool:
@@ -233,6 +443,8 @@ class ViewerState:
         piece = None if self.tool == "x" else chess.Piece.from_symbol(self.tool)
         if piece is None or (toggle and self.editor.board.piece_at(square) == piece):
             return self.remove(square)
+        if self._pawn_refused(square, piece):
+            return False
         return self._after(self.editor.place(square, piece))
 
     def load_fen(self, text: str, *, caption: str = "") -> bool:
@@ -242,14 +454,19 @@ class ViewerState:
         except PositionError as exc:
             self.say(f"Not loaded: {exc}")
             return False
-        self.caption = caption
         self._after(changed)
+        if not changed and self.line is not None:  # the root again: the line ends
+            self.line = None
+            self.analyse(keep=False)
+        self.caption, self.caption_fen = caption, self.editor.fen
         return True
 
     def load_diagram(self, d: Diagram) -> None:
-        """Show a diagram of the library with its caption and stated verdict."""
+        """Show a diagram of the library with its caption and stated verdict, for the side
+        its caption is about (:func:`diagram_side`)."""
         if self.load_fen(d.fen):
             self.current_diagram = d
+            self.set_side(diagram_side(d))
 
     def load_user_position(self, name: str) -> None:
         """Show the user's own position called ``name``."""
@@ -268,7 +485,8 @@ class ViewerState:
         if not self.playlist:
             return
         self.playlist_index = i % len(self.playlist)
-        self.load_fen(self.playlist[self.playlist_index][1])
+        if self.load_fen(self.playlist[self.playlist_index][1]):
+            self.case_fen = self.editor.fen
 
     def next_case(self, delta: int) -> None:
         if self.playlist:
@@ -277,7 +495,12 @@ class ViewerState:
     # -- persistence ------------------------------------------------------------------
     def settings(self, base: Settings, size: tuple[int, int]) -> Settings:
         """``base`` updated with what survives a restart (the window has ``size``)."""
-        return replace(base, fen=self.editor.fen, flipped=self.flipped, method=self.method,
+        e = self.editor.fen if self.line is None else self.line.root
+        x = self.export
+        return replace(base, fen=e, flipped=self.flipped, method=self.method,
                        side=self.side, speed=self.timeline.speed,
                        structure=self.structure_layer, tool=self.tool, width=size[0],
-                       height=size[1], search=self.search_on)
+                       height=size[1], search=self.search_on,
+                       search_seconds=self.search_seconds, export_size=x.size,
+                       export_overlays=x.overlays, export_banner=x.banner,
+                       export_legend=x.legend, export_explanation=x.explanation)

@@ -9,20 +9,24 @@ unbounded text: at most :data:`SHOWN` characters and "…(N more)".
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import chess
 
 import logic
 from logic import kpk_rules
 from logic.verdict import Verdict
+from viewer.theme import Block
 
 if TYPE_CHECKING:
     from viewer.analysis import AnalysisResult
     from viewer.state import ViewerState
 
-__all__ = ["SHOWN", "bounded", "esc", "banner_text", "window_banner", "explanation_html",
-           "caption_html", "search_html", "status_line", "step_line", "status_names"]
+__all__ = ["SHOWN", "bounded", "esc", "banner_text", "window_banner", "frame_banner", "Banner",
+           "both_sides", "side_summary", "projector_blocks", "explanation_html",
+           "caption_html", "search_html", "status_line", "step_line", "status_names",
+           "san_line", "score_text", "frame_explanation"]
 
 #: at most this many characters of one piece of outside text are shown
 SHOWN = 200
@@ -37,9 +41,14 @@ def bounded(text: object, limit: int = SHOWN) -> str:
     return s.replace("\r", " ").replace("\n", " ")
 
 
-def esc(text: object) -> str:
-    """``text`` bounded and escaped for pygame_gui's HTML subset."""
-    return bounded(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+def esc(text: object, limit: int = SHOWN) -> str:
+    """``text`` bounded (``limit`` characters: outside text gets the default, the
+    program's own words a larger one) and escaped for pygame_gui's HTML subset."""
+    return bounded(text, limit).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+#: the bound of the program's own sentences (a verdict's reason, a step, a pawn note)
+OWN = 2000
 
 
 def status_names(board: chess.Board) -> list[str]:
@@ -64,26 +73,83 @@ def banner_text(verdict: Verdict | None, caption: str = "") -> tuple[str, str, s
     return head, caption or verdict.reason, kind
 
 
-def window_banner(state: ViewerState) -> tuple[str, str, str]:
-    """The window's banner: the verdict's, the step being played back, the other side's
-    headline and the KPK bitbase's answer when it applies."""
-    v, tl = state.verdict, state.timeline
-    head, sub, kind = banner_text(v, state.caption)
-    if tl.index is not None and v is not None:
-        step = v.steps[tl.index]
-        sub = f"step {tl.index + 1}/{tl.count} · {step.phase}: {step.text}"
-    if state.other is not None and tl.index is None:
-        sub = f"{sub}   |   {state.other.headline}"
-    kpk = state.kpk
-    if kpk and tl.index is None:
+def side_summary(v: Verdict | None) -> str:
+    """One side's verdict in a few words: "Black cannot win — blockage (paper 2.3)"."""
+    if v is None:
+        return ""
+    if v.status != "ok":
+        return f"{v.side}: the detector does not apply ({v.status})"
+    if v.blocked:
+        return f"{v.side} cannot win — blockage ({v.rule})"
+    return f"{v.side}: no blockage proved ({v.rule})"
+
+
+def both_sides(verdict: Verdict | None, other: Verdict | None) -> str:
+    """Both sides' verdicts, White's first."""
+    pair = sorted((v for v in (verdict, other) if v is not None), key=lambda v: not v.color)
+    return "   ·   ".join(side_summary(v) for v in pair)
+
+
+class Banner(NamedTuple):
+    """The banner: ``kind`` (blocked / open / na: the bar's colour and icon) and its
+    paragraphs (:class:`~viewer.textfit.Block`: ``head``, ``sub``, ``muted``, ``label``)."""
+
+    kind: str
+    blocks: tuple[Block, ...]
+
+    @property
+    def head(self) -> str:
+        """The headline's text."""
+        return next((b.text for b in self.blocks if b.role == "head"), "")
+
+
+def frame_banner(verdict: Verdict | None, other: Verdict | None = None, index: int | None = None,
+                 caption: str = "", kpk: dict[str, object] | None = None) -> Banner:
+    """The banner of a frame.  Live (``index`` None): the verdict's headline, its reason
+    and the other side's verdict.  During playback the headline is step ``index`` (its
+    phase and sentence) under a "step k of N" label, and one line below gives the final
+    verdicts of both sides.  A KPK position shows the bitbase's answer.  ``caption`` (a
+    library or playlist caption) is kept for the panes, not the banner."""
+    head, reason, kind = banner_text(verdict, "")
+    pair = [v for v in (verdict, other) if v is not None]
+    finals = "Final verdict — " + "  ·  ".join(side_summary(v) for v in pair)
+    other_side = Block(f"Other side: {side_summary(other)}" if other is not None else "",
+                       "muted")
+    if index is not None and verdict is not None and 0 <= index < len(verdict.steps):
+        step = verdict.steps[index]
+        return Banner(kind, (
+            Block(f"step {index + 1} of {len(verdict.steps)} · {step.section}", "label"),
+            Block(f"{step.phase}: {step.text}", "head"), Block(finals, "sub")))
+    if kpk:
         side = str(kpk["side"]).capitalize()
         win = kpk["result"] == "win"
-        head = f"KPK: {side} wins" if win else f"KPK: a draw — {side} cannot win"
-        kind = "open" if win else "blocked"
         rule = kpk["rule"]
-        sub = (f"exact bitbase; heuristic rule {rule}: {kpk['rule_text']}" if rule
-               else "exact bitbase; no heuristic rule fires")
-    return head, sub, kind
+        return Banner("open" if win else "blocked", (
+            Block(f"KPK: {side} wins" if win else f"KPK: a draw — {side} cannot win", "head"),
+            Block(f"exact bitbase; heuristic rule {rule}: {kpk['rule_text']}" if rule
+                  else "exact bitbase; no heuristic rule fires", "sub"),
+            Block(finals, "muted")))
+    if verdict is not None and verdict.status == "ok" and not verdict.blocked:
+        head = f"{verdict.side}: no blockage proved"
+    return Banner(kind, (Block(head, "head"), Block(reason, "sub"), other_side))
+
+
+def window_banner(state: ViewerState) -> Banner:
+    """The window's banner for the state (see :func:`frame_banner`)."""
+    return frame_banner(state.verdict, state.other, state.timeline.index, state.shown_caption(),
+                        state.kpk)
+
+
+def projector_blocks(state: ViewerState) -> tuple[Block, ...]:
+    """Projector mode's words: the current step's sentence in large type (its phase and
+    number above it), or the live verdict and its reason."""
+    v, tl = state.verdict, state.timeline
+    if v is not None and tl.index is not None and v.steps:
+        step = v.steps[tl.index]
+        return (Block(f"step {tl.index + 1} of {tl.count} · {step.phase} · {step.section}",
+                      "label"), Block(step.text, "head"))
+    b = window_banner(state)
+    return (Block(b.head, "head"), *(x for x in b.blocks if x.role == "sub"))
 
 
 def explanation_html(state: ViewerState) -> str:
@@ -91,44 +157,77 @@ def explanation_html(state: ViewerState) -> str:
     v, tl = state.verdict, state.timeline
     if v is None:
         return ""
+    cap = state.shown_caption()
+    top = f"<i>{esc(cap, OWN if state.current_diagram else SHOWN)}</i><br>" if cap else ""
     if tl.index is None:
-        lines = [f"<b>{esc(v.headline)}</b>", esc(v.reason)]
+        lines = [top + f"<b>{esc(v.headline, OWN)}</b>", esc(v.reason, OWN)]
         if state.kpk:
-            lines.insert(0, f"<b>{esc(kpk_rules.summary_line(state.kpk))}</b>")
+            lines.insert(0, f"<b>{esc(kpk_rules.summary_line(state.kpk), OWN)}</b>")
         for note in v.pawns:
             mark = "holds" if note.ok else "<b>breaks</b>"
             lines.append(f"• {chess.square_name(note.square)} ({note.category}, {mark}): "
-                         f"{esc(note.reason)}")
+                         f"{esc(note.reason, OWN)}")
+        if state.other is not None:
+            lines.append(f"<i>{esc(side_summary(state.other), OWN)}</i>")
         return "<br>".join(lines)
     step = v.steps[tl.index]
-    return f"<b>[{esc(step.section)}] {esc(step.phase)}</b><br>{esc(step.text)}"
+    return (f"{top}<b>step {tl.index + 1} of {tl.count} · [{esc(step.section)}] "
+            f"{esc(step.phase, OWN)}</b><br>{esc(step.text, OWN)}")
 
 
 def step_line(state: ViewerState) -> str:
-    """The line under the play buttons: "step k of N · phase" or the live view's."""
+    """The line under the play buttons: "step k of N · phase g of G" or the live view's
+    (short: the banner says the phase in words)."""
     tl = state.timeline
     if tl.index is None or tl.verdict is None:
         return f"live verdict · {tl.count} steps (Space to play)"
-    return f"step {tl.index + 1} of {tl.count} · {tl.verdict.steps[tl.index].phase}"
+    g = tl.group_of(tl.index)
+    return f"step {tl.index + 1} of {tl.count} · phase {(g or 0) + 1} of {len(tl.groups)}"
 
 
 def status_line(board: chess.Board) -> str:
-    """The FEN field's status line for the board on show."""
+    """The FEN field's status line for the board on show (short: it shares its row; the
+    analysis pane names every problem)."""
     names = status_names(board)
-    return "OK: legal position" if not names else "Warning: " + ", ".join(names)[:70]
+    if not names:
+        return "OK: legal position"
+    return f"Illegal: {names[0]}" + (f" (+{len(names) - 1})" if len(names) > 1 else "")
 
 
-def caption_html(state: ViewerState, search: AnalysisResult | None = None) -> str:
-    """The caption box: the search panel when it is on (``search``), else the playlist
-    case, the library diagram with the verdict its source states, or the other side."""
-    if state.search_on:
+def frame_explanation(verdict: Verdict | None, index: int | None, caption: str = "") -> str:
+    """The explanation of a frame as plain text: the caption, then the step's section,
+    phase and sentence, or the verdict's reason and one line per pawn note."""
+    if verdict is None:
+        return bounded(caption, OWN)
+    top = [bounded(caption, OWN)] if caption else []
+    if index is not None and 0 <= index < len(verdict.steps):
+        step = verdict.steps[index]
+        return "\n".join([*top, f"[{step.section}] {step.phase}: {step.text}"])
+    lines = [*top, verdict.reason]
+    for note in verdict.pawns:
+        lines.append(f"• {chess.square_name(note.square)} ({note.category}, "
+                     f"{'holds' if note.ok else 'breaks'}): {note.reason}")
+    return "\n".join(lines)
+
+
+def caption_html(state: ViewerState, search: AnalysisResult | None = None, *,
+                 with_search: bool = True) -> str:
+    """The caption: the analysis in words when it is on and ``with_search``, else the
+    playlist case or the library diagram while the board still shows it (with the
+    verdict its source states), or both sides' verdicts."""
+    if state.search_on and with_search:
         return search_html(search)
-    if state.playlist:
+    if state.playlist and state.case_shown():
         return _playlist_html(state)
     d = state.current_diagram
-    if d is None:
-        other = state.other.headline if state.other is not None else ""
-        return f"Other side: {esc(other)}"
+    if d is None or d.fen != state.editor.fen:
+        note = ""
+        if state.playlist:
+            note = (f"<br><i>Playlist: the board no longer shows case "
+                    f"{state.playlist_index + 1}/{len(state.playlist)} (N / PageUp)</i>")
+        cap = state.shown_caption()
+        return (f"<b>{esc(cap)}</b><br>" if cap else "") + \
+            f"{esc(both_sides(state.verdict, state.other), OWN)}{note}"
     exp = d.expect.get(state.method)
     ours = state.verdict
     if exp is None:
@@ -139,15 +238,15 @@ def caption_html(state: ViewerState, search: AnalysisResult | None = None) -> st
         stated = f"{'blocked' if exp.blocked else 'not blocked'} ({exp.rule})"
     mine = ("blocked" if ours is not None and ours.blocked else "not blocked") + \
         f" ({ours.rule if ours is not None else '-'})"
-    return (f"<b>{esc(d.id)}</b> — {esc(d.caption)}<br><i>{esc(d.source)}</i><br>"
-            f"Stated: {esc(stated)}; game result: {esc(d.result)}<br>"
+    return (f"<b>{esc(d.id)}</b> — {esc(d.caption, OWN)}<br><i>{esc(d.source)}</i><br>"
+            f"Stated: {esc(stated)} for White; game result: {esc(d.result)}<br>"
             f"pawnfence ({state.side}): {esc(mine)}")
 
 
 def _playlist_html(state: ViewerState) -> str:
     name, _fen, info = state.playlist[state.playlist_index]
     parts = [f"<b>{esc(name)}</b> ({state.playlist_index + 1}/{len(state.playlist)}, "
-             "N / P for the next / previous case)"]
+             "N / PageUp for the next / previous case)"]
     labels = {"c0": "category", "c1": "score"}
     parts += [f"{esc(labels.get(k, k))}: <b>{esc(val)}</b>" for k, val in list(info.items())[:8]]
     board = state.editor.board
@@ -160,28 +259,54 @@ def _playlist_html(state: ViewerState) -> str:
     return "<br>".join(parts)
 
 
+def san_line(fen: str, pv: Sequence[str], limit: int = 12) -> str:
+    """The first ``limit`` moves of the UCI line ``pv`` from ``fen`` in SAN with move
+    numbers ("1. Kb1 Kb7 2. Kc2"); the legal prefix only."""
+    try:
+        board = chess.Board(fen)
+    except ValueError:
+        return " ".join(pv[:limit])
+    moves = []
+    for uci in pv[:limit]:
+        try:
+            move = chess.Move.from_uci(uci)
+        except ValueError:
+            break
+        if not board.is_legal(move):
+            break
+        moves.append(move)
+        board.push(move)
+    return chess.Board(fen).variation_san(moves) if moves else ""
+
+
+def score_text(d: dict[str, Any]) -> str:
+    """A search line's score: "+1.25" (White's view) or "mate 3"."""
+    if d.get("mate") is not None:
+        return f"mate {d['mate']}"
+    return f"{int(d.get('score') or 0) / 100:+.2f}"
+
+
 def search_html(r: AnalysisResult | None) -> str:
-    """The search panel: pawnfence's search with and without detection, the engine's
-    line, and one line per problem (an illegal position, an engine failure)."""
+    """The analysis in words: pawnfence's search with and without detection and the
+    engine, each with its line in SAN, and one line per problem (an illegal position,
+    an engine failure)."""
     if r is None:
         return ""
-    lines = ["<b>Search</b> (White's view, 0.8 s each)"]
+    lines = [f"<b>Analysis</b> (White's view, {r.seconds:g} s per search)"]
 
     def line(label: str, d: dict[str, Any] | None) -> str:
         if d is None:
             return f"{label}: thinking…"
-        pv = " ".join(d.get("pv", [])[:6])
+        pv = san_line(r.fen, list(d.get("pv", [])), 8) if r.fen else " ".join(d.get("pv", []))
         extra = f", {d['blockages']} blockages" if d.get("blockages") else ""
-        return esc(f"{label}: {int(d['score']) / 100:+.2f} (depth {d['depth']}{extra}) {pv}")
+        return esc(f"{label}: {score_text(d)} (depth {d['depth']}{extra}) {pv}")
 
     if r.searchable:
         lines.append(line("with detection", r.with_detection))
         lines.append(line("without", r.without_detection))
     e = r.engine
     if e is not None:
-        score = (f"mate {e['mate']}" if e.get("mate") is not None
-                 else f"{int(e['score'] or 0) / 100:+.2f}")
-        lines.append(esc(f"{e['name']}: {score} (depth {e['depth']}) {' '.join(e['pv'][:6])}"))
+        lines.append(line(str(e["name"]), e))
     elif r.engine_path is None:
         lines.append("no UCI engine (install stockfish or set one in the settings)")
     elif not r.done and r.legal:

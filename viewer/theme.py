@@ -47,7 +47,36 @@ COLOURS: dict[str, RGB] = {
     "banner_open": OKABE_ITO["orange"],
     "banner_na": (120, 120, 120),
     "kpk": OKABE_ITO["reddish_purple"],
+    "arrow_with": OKABE_ITO["blue"],
+    "arrow_without": (150, 150, 150),
+    "arrow_engine": OKABE_ITO["orange"],
+    "current_line": (70, 90, 60),
+    "previous_line": (58, 62, 70),
 }
+
+
+#: the dock's panes, in tab order, and their tab labels
+PANES = ("story", "steps", "code", "analysis", "library", "export")
+PANE_LABELS = {"story": "Story", "steps": "Steps", "code": "Code", "analysis": "Analysis",
+               "library": "Library", "export": "Export"}
+
+
+class Role(NamedTuple):
+    """How a paragraph of the window's text is drawn: ``px`` before any shrinking, the
+    font ``style`` (regular, bold, italic, mono), the colour's key in :data:`COLOURS`, and
+    the ratio it never shrinks below (``least``: the headline gives way first)."""
+
+    px: int
+    style: str = "regular"
+    colour: str = "text"
+    least: float = 0.0
+
+
+class Block(NamedTuple):
+    """A paragraph: ``text`` drawn in ``role`` (a key of the roles it is laid out with)."""
+
+    text: str
+    role: str
 
 
 class LegendItem(NamedTuple):
@@ -60,20 +89,29 @@ class LegendItem(NamedTuple):
 
 
 LEGEND: tuple[LegendItem, ...] = (
-    LegendItem("hatch", "marked", "", "marked: king cannot enter (2.2)"),
-    LegendItem("fence", "fence", "", "fence (2.3) / ram fence"),
-    LegendItem("dots", "below", "", "king's side / flood"),
-    LegendItem("badge", "fixed", "F", "fixed pawn (2.2)"),
-    LegendItem("badge", "ok", "A O B E", "dynamic: above/on/below/3.4, holds"),
-    LegendItem("badge", "breaks", "A O B", "dynamic pawn that breaks it"),
+    LegendItem("hatch", "marked", "", "marked: the king cannot enter (2.2)"),
+    LegendItem("fence", "fence", "", "fence (2.3) / ram fence (wiki)"),
+    LegendItem("dots", "below", "", "the attacking king's side / flood"),
+    LegendItem("fixed", "fixed", "F", "fixed pawn (2.2)"),
+    LegendItem("letters", "text", "A O B E L",
+               "A above, O on, B below the fence; E 3.4 exception; L fence lever"),
+    LegendItem("holds", "ok", "A", "dynamic pawn that holds (disc, tick)"),
+    LegendItem("breaks", "breaks", "B", "dynamic pawn that breaks it (ring, cross)"),
     LegendItem("cross", "removed", "X", "removed / drowned pawn (3)"),
+    LegendItem("recompute", "fence", "+ -",
+               "fence recomputed: joins (+), leaves (-), taken now (rings)"),
     LegendItem("outline", "changed", "", "changed in this step"),
-    LegendItem("thin", "ok", "", "defending king must stand here (3.1, 3.4)"),
+    LegendItem("thin", "ok", "", "the defending king must stand here (3.1, 3.4)"),
 )
 #: shown on KPK positions
 KPK_LEGEND: tuple[LegendItem, ...] = (
     LegendItem("edge", "kpk", "", "KPK: the square of the pawn"),
     LegendItem("key", "kpk", "K", "KPK: key square for the strong king"),
+)
+#: shown while the analysis pane draws its arrows (solid, dashed, hollow head)
+ARROW_LEGEND: tuple[LegendItem, ...] = (
+    LegendItem("arrows", "arrow_with", "",
+               "best move: solid with detection, dashed without, hollow head engine"),
 )
 
 CATEGORY_LETTER = {"above": "A", "on": "O", "below": "B", "fence-lever": "L"}

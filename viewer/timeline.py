@@ -6,9 +6,31 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from logic.verdict import Verdict
 
-__all__ = ["Timeline"]
+__all__ = ["Timeline", "Group", "step_groups"]
+
+
+class Group(NamedTuple):
+    """A run of consecutive steps with the same ``phase``: steps ``start`` to ``end - 1``."""
+
+    phase: str
+    section: str
+    start: int
+    end: int
+
+
+def step_groups(verdict: Verdict | None) -> tuple[Group, ...]:
+    """The phases of ``verdict``'s trace: consecutive steps with one phase form a group."""
+    out: list[Group] = []
+    for i, step in enumerate(verdict.steps if verdict is not None else ()):
+        if out and out[-1].phase == step.phase:
+            out[-1] = out[-1]._replace(end=i + 1)
+        else:
+            out.append(Group(step.phase, step.section, i, i + 1))
+    return tuple(out)
 
 
 class Timeline:
@@ -59,6 +81,50 @@ class Timeline:
 
     def prev(self) -> None:
         self.seek(self.count - 1 if self.index is None else self.index - 1)
+
+    @property
+    def groups(self) -> tuple[Group, ...]:
+        """The phases of the trace (:func:`step_groups`, computed once per verdict)."""
+        held, groups = getattr(self, "_groups", (None, ()))
+        if held is not self.verdict:
+            groups = step_groups(self.verdict)
+            self._groups = (self.verdict, groups)
+        return groups
+
+    def group_of(self, k: int | None) -> int | None:
+        """The index of the group holding step ``k`` (None for the live view)."""
+        if k is None:
+            return None
+        for i, g in enumerate(self.groups):
+            if g.start <= k < g.end:
+                return i
+        return None
+
+    def next_phase(self) -> None:
+        """The first step of the next phase (from the live view: the first step)."""
+        g = self.group_of(self.index)
+        groups = self.groups
+        if not groups:
+            return
+        if g is None:
+            self.seek(0)
+        elif g + 1 < len(groups):
+            self.seek(groups[g + 1].start)
+        else:
+            self.last()
+
+    def prev_phase(self) -> None:
+        """The first step of this phase, or of the previous one when already there."""
+        g = self.group_of(self.index)
+        groups = self.groups
+        if not groups:
+            return
+        if g is None:
+            self.seek(groups[-1].start)
+        elif self.index != groups[g].start or g == 0:
+            self.seek(groups[g].start)
+        else:
+            self.seek(groups[g - 1].start)
 
     def toggle(self) -> None:
         """Play or pause; playing from the end (or the live view) restarts at step 1."""

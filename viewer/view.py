@@ -1,24 +1,46 @@
-"""The left column of the window: the verdict banner, the board with its overlay, the
-search panel's arrows, the dragged piece, the legend, the message line and the help
-overlay.  Drawn from the state model alone (plus the gesture in progress)."""
+"""The window's drawing outside the widgets: the verdict banner, the board with its
+overlay, the analysis's arrows, the dragged piece, the legend, the message line, the
+help overlay, the custom-drawn panel parts (:mod:`viewer.components`, the code panel,
+the analysis pane), and projector mode (the board, the sentence in large type and the
+legend only).  Drawn from the state model alone (plus the gesture in progress)."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import pygame
 
 from viewer.actions import help_lines
 from viewer.analysis import AnalysisResult
+from viewer.analysis_pane import COLUMNS
 from viewer.gesture import GESTURE_HELP, Press
 from viewer.layout import Layout
-from viewer.render import Painter, board_geometry
+from viewer.render import (
+    ARROW_STYLES,
+    Painter,
+    banner_roles,
+    board_cover,
+    board_geometry,
+    fill_except,
+)
 from viewer.state import ViewerState
-from viewer.text import window_banner
+from viewer.text import projector_blocks, window_banner
+from viewer.theme import Block, Role
 
-__all__ = ["BoardView"]
+__all__ = ["BoardView", "Drawable"]
+
+_NONE = pygame.Rect(0, 0, 0, 0)
+
+
+class Drawable(Protocol):
+    """A custom-drawn part of the panel."""
+
+    def draw(self, surface: pygame.Surface) -> Any: ...
 
 
 class BoardView:
-    """Draws the state into the window's left column."""
+    """Draws the state into the window."""
 
     def __init__(self, painter: Painter, state: ViewerState) -> None:
         self.painter = painter
@@ -26,58 +48,124 @@ class BoardView:
         self.help = help_lines(GESTURE_HELP)
 
     def draw(self, screen: pygame.Surface, layout: Layout, *, dragged: Press | None = None,
-             search: AnalysisResult | None = None) -> None:
-        """Draw one frame's left column and the panel's background (no flip)."""
+             search: AnalysisResult | None = None, parts: Sequence[Drawable] = (),
+             covered: Sequence[pygame.Rect] = ()) -> None:
+        """Draw one frame (no flip): the left column, the panel's background and
+        ``parts``, or projector mode; ``covered``: rectangles opaque widgets draw over
+        (not filled here)."""
         state, painter = self.state, self.painter
         c = painter.colours
-        screen.fill(c["background"])
-        screen.fill(c["panel"], layout.panel)
-        painter.render_banner(screen, layout.banner, *window_banner(state))
+        if layout.projector:
+            screen.fill(c["background"])
+        else:  # each pixel filled once, none that an opaque part covers next
+            w, h = layout.size
+            holes = [board_cover(layout.board), *covered,
+                     *(getattr(p, "rect", _NONE) for p in parts if getattr(p, "opaque", False))]
+            fill_except(screen, pygame.Rect(0, 0, layout.panel.left, h), holes, c["background"])
+            fill_except(screen, pygame.Rect(layout.panel.right, 0, w - layout.panel.right, h),
+                        holes, c["background"])
+            fill_except(screen, layout.panel, holes, c["panel"])
+            painter.render_banner(screen, layout.banner, (b := window_banner(state)).kind,
+                                  b.blocks, layout.px, most=1.4)
         board_rect = layout.board
         painter.render_board(screen, board_rect, state.editor.board, overlay=state.overlay(),
                              flipped=state.flipped,
                              hide_square=dragged.square if dragged is not None else None,
                              structure=state.structure)
-        if search is not None and state.timeline.index is None:
-            for d, colour in ((search.without_detection, c["muted"]),
-                              (search.with_detection, c["path"])):
-                if d and d.get("pv"):
-                    painter.render_arrows(screen, board_rect, list(d["pv"])[:1],
-                                          flipped=state.flipped, colour=colour)
+        if search is not None and state.search_on and search.fen:
+            self._arrows(screen, board_rect, search)
         if dragged is not None and dragged.piece is not None and dragged.cursor:
             _, _, sq = board_geometry(board_rect)
             img = painter.pieces.get(dragged.piece.symbol(), sq)
             screen.blit(img, img.get_rect(center=dragged.cursor))
-        painter.render_legend(screen, layout.legend, structure=state.structure_layer,
-                              kpk=bool(state.kpk))
-        message = state.message
-        if message.frames > 0:
-            message.frames -= 1
-            t = painter.fit(message.text, 20, board_rect.width - 20)
-            box = t.get_rect(midbottom=(board_rect.centerx, board_rect.bottom - 6)).inflate(12, 8)
-            pygame.draw.rect(screen, (0, 0, 0), box, border_radius=6)
-            screen.blit(t, t.get_rect(center=box.center))
-        if state.show_help:
-            self._draw_help(screen, board_rect)
+        bg = c["panel"] if layout.panel.colliderect(layout.legend) else c["background"]
+        painter.render_legend(screen, layout.legend, state.legend(), layout.px,
+                              structure=state.structure_layer, background=bg)
+        if layout.projector:
+            self._projector(screen, layout)
+        else:
+            for part in parts:
+                part.draw(screen)
 
-    def _draw_help(self, screen: pygame.Surface, rect: pygame.Rect) -> None:
-        """The help overlay, generated from the action table and the gestures."""
-        painter, lines = self.painter, self.help
-        box = rect.inflate(-40, -40)
+    def draw_top(self, screen: pygame.Surface, layout: Layout) -> None:
+        """What lies over everything, the widgets too: the message line, the help."""
+        state = self.state
+        if state.message.seconds > 0 and state.message.text:
+            self._message(screen, layout.board, layout.px)
+        if state.show_help:
+            self._draw_help(screen, layout)
+
+    def _projector(self, screen: pygame.Surface, layout: Layout) -> None:
+        """The sentence in large type beside the board."""
+        px = round(layout.px * 1.9)
+        roles = {"head": Role(px, "bold"), "sub": Role(round(px * 0.75)),
+                 "label": Role(round(px * 0.6), "regular", "muted")}
+        self.painter.render_text(screen, layout.sentence, projector_blocks(self.state), roles,
+                                 gap=0.5, least=0.3, most=1.6)
+
+    def _arrows(self, screen: pygame.Surface, rect: pygame.Rect,
+                search: AnalysisResult) -> None:
+        """The best move of each analysis column from the position analysed, or the next
+        move of the line being played; a stale analysis draws nothing."""
+        state, c = self.state, self.painter.colours
+        line = state.line
+        if line is not None:
+            if line.index < len(line.moves):
+                role = next(col.colour for col in COLUMNS if col.source == line.source)
+                self.painter.render_arrows(screen, rect, [line.moves[line.index]],
+                                           flipped=state.flipped, colour=c[role],
+                                           style=ARROW_STYLES[role])
+            return
+        if search.fen != state.editor.fen:
+            return
+        firsts = [(col, getattr(search, col.field)) for col in COLUMNS]
+        firsts = [(col, d["pv"][0]) for col, d in firsts if d and d.get("pv")]
+        for col, move in firsts:
+            same = [m for _c, m in firsts].count(move)
+            order = [m for _c, m in firsts[: [x for x, _ in firsts].index(col)]].count(move)
+            offset = (order - (same - 1) / 2) * 0.16 if same > 1 else 0.0
+            self.painter.render_arrows(screen, rect, [move], flipped=state.flipped,
+                                       colour=c[col.colour], style=ARROW_STYLES[col.colour],
+                                       offset=offset)
+
+    def _message(self, screen: pygame.Surface, rect: pygame.Rect, px: int) -> None:
+        """The message line at the bottom of the board, wrapped."""
+        box = rect.inflate(-40, 0)
+        fitted = self.painter.fit_text([Block(self.state.message.text, "sub")], box.width - 16,
+                                       rect.height // 3, {"sub": Role(round(px * 1.15))})
+        shade = pygame.Rect(0, 0, box.width, fitted.height + 12)
+        shade.midbottom = (rect.centerx, rect.bottom - 8)
+        pygame.draw.rect(screen, (0, 0, 0), shade, border_radius=6)
+        self.painter.render_text(screen, shade.inflate(-16, -12), [Block(
+            self.state.message.text, "sub")], {"sub": Role(round(px * 1.15))})
+
+    def _draw_help(self, screen: pygame.Surface, layout: Layout) -> None:
+        """The help overlay over the window (two columns when it is wide), generated from
+        the action table and the gestures."""
+        painter, lines, px = self.painter, self.help, layout.px
+        box = pygame.Rect((0, 0), layout.size).inflate(-layout.size[0] // 12,
+                                                        -layout.size[1] // 12)
         shade = pygame.Surface(box.size, pygame.SRCALPHA)
-        shade.fill((20, 20, 20, 235))
+        shade.fill((20, 20, 20, 242))
         screen.blit(shade, box)
         pygame.draw.rect(screen, painter.colours["text"], box, 2, border_radius=8)
-        # n rows of size + 4 pixels, a title of size + 14, margins of 30: all inside the box
-        size = max(10, min(22, (box.height - 30) // (len(lines) + 1) - 4))
-        font = painter.font(size)
-        y = box.top + 12
-        title = painter.font(size + 6).render("Keys and mouse", True, (255, 255, 255))
-        screen.blit(title, (box.left + 16, y))
-        y += title.get_height() + 8
-        key_w = max(font.size(keys)[0] for keys, _ in lines) + 28
-        for keys, what in lines:
-            screen.blit(font.render(keys, True, painter.colours["changed"]), (box.left + 16, y))
-            screen.blit(painter.fit(what, size, box.width - key_w - 24),
-                        (box.left + 16 + key_w, y))
-            y += size + 4
+        inner = box.inflate(-32, -24)
+        roles = {"title": Role(round(px * 1.5), "bold"), "keys": Role(round(px * 1.1), "bold",
+                                                                       "changed"),
+                 "line": Role(round(px * 1.1))}
+        title = painter.render_text(screen, inner, [Block("Keys and mouse (H or Esc closes)",
+                                                          "title")], roles)
+        inner.top += title.height + 8
+        inner.height -= title.height + 8
+        cols = 2 if inner.width > px * 60 else 1
+        per = -(-len(lines) // cols)
+        width = (inner.width - 24 * (cols - 1)) // cols
+        for c in range(cols):
+            blocks = [Block(f"{keys}:  {what}", "line") for keys, what in
+                      lines[c * per:(c + 1) * per]]
+            rect = pygame.Rect(inner.left + c * (width + 24), inner.top, width, inner.height)
+            painter.render_text(screen, rect, blocks, roles, gap=0.2, least=0.5, most=1.3)
+
+    def banner_roles(self, px: int) -> dict[str, Role]:
+        """The banner's roles (for tests that measure it)."""
+        return banner_roles(px)

@@ -1,0 +1,259 @@
+"""The code panel: the algorithm being animated, as pseudo-code, with the line of the
+current step highlighted as the steps advance (as Python Tutor does: a bright arrow on
+the line the step executed, a faint one on the line of the step before).
+
+The listings are data (:data:`LISTINGS`: method name -> :class:`Listing`); each line
+names the step kinds it stands for (``Step.kind``, never the step's text), so a new
+method plugs in with its own listing, and a method without one gets the step's
+facts and boards only.  Below the listing the panel shows the step's "variables": its
+named boards as squares and its facts.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import chess
+import pygame
+
+from logic.steps import Step
+from viewer.components import wheel_steps
+from viewer.textfit import wrap
+
+if TYPE_CHECKING:
+    from viewer.actions import Host
+    from viewer.render import Painter
+    from viewer.state import ViewerState
+
+__all__ = ["Listing", "CodeLine", "LISTINGS", "CodePanel", "line_of", "variables"]
+
+
+class CodeLine(NamedTuple):
+    """One line of pseudo-code: its ``indent`` level, ``text`` and the step ``kinds`` it
+    stands for."""
+
+    indent: int
+    text: str
+    kinds: tuple[str, ...] = ()
+
+
+class Listing(NamedTuple):
+    """A method's pseudo-code: a ``title`` (its source) and its lines."""
+
+    title: str
+    lines: tuple[CodeLine, ...]
+
+
+_L = CodeLine
+#: the pseudo-code of each method, by the name ``logic.METHODS`` knows it by
+LISTINGS: dict[str, Listing] = {
+    "paper": Listing("David, Felner & Netanyahu (2004): blockage and Figure 8", (
+        _L(0, "blockage(position), White to win:"),
+        _L(1, "fixed ← White pawns blocked by a pawn or a fixed pawn, unable to capture",
+           ("mark-fixed",)),
+        _L(1, "marked ← fixed + the squares Black pawns attack", ("mark-attacks",)),
+        _L(1, "fence ← FenceSearch(marked)  # Figure 8, below",
+           ("dfs-note",)),
+        _L(1, "while Black pawns stand below the fence:", ()),
+        _L(2, "remove them (White's king may take them); mark again", ("remove-below",)),
+        _L(2, "fence ← FenceSearch(marked); say what joined / left",
+           ("fence-recomputed",)),
+        _L(1, "if a White pawn can take a removed pawn: no blockage (3)", ("capture",)),
+        _L(1, "cross-check: label the unmarked squares (CCL)", ("ccl",)),
+        _L(1, "White's king below the fence, Black's above it? (2.3)", ("kings",)),
+        _L(1, "Black's king has a vacant square? (no zugzwang)", ("zugzwang",)),
+        _L(1, "for each dynamic White pawn: above (3.1), on (3.2), below (3.3, 3.4)",
+           ("classify",)),
+        _L(1, "return the verdict", ("verdict",)),
+        _L(0, ""),
+        _L(0, "FenceSearch(marked):  # Figure 8 (2.3)"),
+        _L(1, "for r from 7 down to 2:"),
+        _L(2, "if marked[a][r] and FormsFence(a, r): return the fence", ("dfs-start",)),
+        _L(1, "return no fence", ("dfs-none",)),
+        _L(0, "FormsFence(f, r):"),
+        _L(1, "processed[f][r] ← true"),
+        _L(1, "if f = h: fence += (f, r); return true", ("dfs-found",)),
+        _L(1, "for (f', r') in north, east, south of (f, r):"),
+        _L(2, "if marked and not processed and FormsFence(f', r'):", ("dfs-advance",)),
+        _L(3, "fence += (f, r); return true"),
+        _L(1, "return false  # backtrack", ("dfs-backtrack",)),
+    )),
+    "flood": Listing("Chessprogramming wiki: forms_fence4white and the dynamic pawns", (
+        _L(0, "forms_fence4white(wPawns, bPawns):"),
+        _L(1, "fence ← rams: White pawns blocked by Black pawns"),
+        _L(1, "if fewer than 3 rams: return false", ("flood-rams",)),
+        _L(1, "fence += own pawns blocked behind them + Black pawn attacks",
+           ("flood-fence",)),
+        _L(1, "flood ← rank 1 + the squares below the fence's lowest square", ("flood-start",)),
+        _L(1, "above ← squares above the fence's highest square"),
+        _L(1, "loop:"),
+        _L(2, "flood ← (flood + king steps from it) minus the fence", ("flood-cycle",)),
+        _L(2, "if the flood did not grow: return true  # the fence holds",
+           ("flood-stop",)),
+        _L(2, "if flood meets above: return false  # breakthrough",
+           ("flood-breakthrough",)),
+        _L(2, "if flood meets bPawns: drown them; fence ← recomputed", ("flood-drown",)),
+        _L(0, ""),
+        _L(0, "then the page's rules:"),
+        _L(1, "a White pawn can take a drowned pawn: no blockage", ("capture",)),
+        _L(1, "White's king in the flood, Black's outside it", ("kings",)),
+        _L(1, "Black's king has a vacant square (no zugzwang)", ("zugzwang",)),
+        _L(1, "each dynamic pawn: passed above with the king in front; below: no lever, "
+              "ends rammed", ("classify",)),
+        _L(1, "return the verdict", ("verdict",)),
+    )),
+}
+
+
+def line_of(listing: Listing, step: Step | None) -> int | None:
+    """The index of the line of ``listing`` that step ``step`` stands for (None: none)."""
+    if step is None:
+        return None
+    for i, line in enumerate(listing.lines):
+        if step.kind in line.kinds:
+            return i
+    return None
+
+
+def _squares(bb: int) -> str:
+    names = [chess.square_name(s) for s in chess.scan_forward(bb)]
+    if len(names) > 12:
+        return f"{len(names)} squares"
+    return " ".join(names) or "none"
+
+
+def variables(step: Step | None) -> list[str]:
+    """The step's "variables" in words: each named board as its squares (or a count),
+    then its facts."""
+    if step is None:
+        return []
+    out = [f"{name}: {_squares(bb)}" for name, bb in step.boards]
+    out += [f"{name} = {value}" for name, value in step.facts]
+    return out
+
+
+class CodePanel:
+    """The pseudo-code of the state's method with the current step's line highlighted."""
+
+    #: draws every pixel of its rectangle (the view need not fill it)
+    opaque = True
+
+    def __init__(self, state: ViewerState, painter: Painter) -> None:
+        self.state, self.painter = state, painter
+        self.rect = pygame.Rect(0, 0, 0, 0)
+        self.px = 14
+        self.scroll = 0
+        self._followed: Any = None
+        self._rows_memo: tuple[Any, list[tuple[int, int, str]]] = (None, [])
+
+    def place(self, rect: pygame.Rect, px: int) -> None:
+        """Put the part in ``rect`` (an empty rectangle hides it) with text of ``px`` pixels."""
+        self.rect, self.px = rect, px
+
+    def current(self) -> tuple[Listing | None, int | None, int | None]:
+        """The listing and the lines of the current and the previous step."""
+        s, tl = self.state, self.state.timeline
+        listing = LISTINGS.get(s.method)
+        v = s.verdict
+        if listing is None or v is None or tl.index is None:
+            return listing, None, None
+        prev = v.steps[tl.index - 1] if tl.index > 0 else None
+        return listing, line_of(listing, v.steps[tl.index]), line_of(listing, prev)
+
+    def handle(self, event: pygame.event.Event, host: Host) -> bool:
+        """Take ``event`` if it is this part's (True: taken, nothing else sees it); may run
+        actions on ``host``."""
+        if event.type == pygame.MOUSEWHEEL and self.rect.collidepoint(pygame.mouse.get_pos()):
+            self.scroll = max(0, self.scroll + wheel_steps(event) *
+                              self.painter.fonts.get(self.px, "mono").get_linesize())
+            self._followed = (self.state.method, self.current()[1], self.rect.size)
+            return True
+        return event.type == pygame.MOUSEBUTTONDOWN and self.rect.collidepoint(event.pos)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the part in its rectangle (from a cache while what it shows is unchanged)."""
+        if self.rect.width <= 0 or self.rect.height <= 0:
+            return
+        listing, cur, prev = self.current()
+        tl = self.state.timeline
+        step = self.state.verdict.steps[tl.index] if (self.state.verdict is not None and
+                                                     tl.index is not None) else None
+        if listing is not None:
+            mono = self.painter.fonts.get(self.px, "mono")
+            self._follow(self._wrapped(listing, self.rect.width), cur, mono.get_linesize(),
+                         self.rect.height * 2 // 3)
+        key = ("code", self.state.method, cur, prev, id(step), self.rect.size, self.px,
+               self.scroll)
+        surf = self.painter.cached(key, lambda: self._make(listing, cur, prev, step), False)
+        surface.blit(surf, self.rect)
+
+    def _wrapped(self, listing: Listing, width: int) -> list[tuple[int, int, str]]:
+        """``(line index, indent pixels, text)`` rows of the listing wrapped to ``width``."""
+        key = (listing.title, width, self.px)
+        if self._rows_memo[0] == key:
+            return self._rows_memo[1]
+        mono = self.painter.fonts.get(self.px, "mono")
+        step = mono.size("  ")[0]
+        rows = []
+        for i, line in enumerate(listing.lines):
+            x = 22 + line.indent * step
+            for k, part in enumerate(wrap(mono, line.text, width - x - 4) or [""]):
+                rows.append((i, x + (step if k else 0), part))
+        self._rows_memo = (key, rows)
+        return rows
+
+    def _make(self, listing: Listing | None, cur: int | None, prev: int | None,
+              step: Step | None) -> pygame.Surface:
+        p, c = self.painter, self.painter.colours
+        w, h = self.rect.size
+        surf = pygame.Surface((w, h))
+        surf.fill((33, 40, 45))
+        bold, mono = p.fonts.get(self.px, "bold"), p.fonts.get(self.px, "mono")
+        regular = p.fonts.get(self.px)
+        y = 3
+        title = listing.title if listing else f"no pseudo-code for {self.state.method}"
+        for part in wrap(bold, title, w - 12):
+            surf.blit(bold.render(part, True, c["text"]), (6, y))
+            y += bold.get_linesize()
+        y += 4
+        var_lines = [t for v in variables(step) for t in wrap(regular, v, w - 12)]
+        var_h = min(h // 3, (len(var_lines) + 1) * regular.get_linesize() + 6) if step else 0
+        code_rect = pygame.Rect(0, y, w, h - y - var_h)
+        if listing is not None:
+            rows = self._wrapped(listing, w)
+            line_h = mono.get_linesize()
+            surf.set_clip(code_rect)
+            for n, (i, x, text) in enumerate(rows):
+                ry = code_rect.top + n * line_h - self.scroll
+                if i in (cur, prev) and (n == 0 or rows[n - 1][0] != i):
+                    colour = c["current_line"] if i == cur else c["previous_line"]
+                    span = sum(1 for r in rows if r[0] == i)
+                    pygame.draw.rect(surf, colour, (2, ry, w - 4, span * line_h))
+                    arrow = c["changed"] if i == cur else c["muted"]
+                    tip = [(4, ry + 2), (16, ry + line_h // 2), (4, ry + line_h - 2)]
+                    # the current line: a filled arrow; the line before: a hollow one
+                    pygame.draw.polygon(surf, arrow, tip, 0 if i == cur else 2)
+                ink = c["text"] if i == cur else c["muted"] if cur is not None else c["text"]
+                surf.blit(mono.render(text, True, ink), (x, ry))
+            surf.set_clip(None)
+        if step is not None:
+            vy = h - var_h
+            pygame.draw.line(surf, c["muted"], (4, vy), (w - 4, vy), 1)
+            surf.blit(bold.render(f"step: {step.kind}", True, c["text"]), (6, vy + 3))
+            for k, text in enumerate(var_lines):
+                ty = vy + 3 + (k + 1) * regular.get_linesize()
+                if ty + regular.get_linesize() > h:
+                    break
+                surf.blit(regular.render(text, True, c["muted"]), (6, ty))
+        return surf
+
+    def _follow(self, rows: list[tuple[int, int, str]], cur: int | None, line_h: int,
+                view: int) -> None:
+        """Keep the current line in view (once per change of the current line)."""
+        key = (self.state.method, cur, self.rect.size)
+        if key == self._followed or cur is None:
+            return
+        self._followed = key
+        n = next((k for k, r in enumerate(rows) if r[0] == cur), 0)
+        if not self.scroll <= n * line_h <= self.scroll + view - 2 * line_h:
+            self.scroll = max(0, n - view // (3 * line_h)) * line_h  # whole lines

@@ -1,0 +1,342 @@
+"""SVG export for print: the board and pieces from python-chess's ``chess.svg``, the
+overlays as SVG patterns (hatches, cross-hatch, dots, plus and minus signs, rings) and
+paths (the fence and the search path), the badges as shapes, and the banner, the
+explanation and the legend as text laid out by the same fitting as the PNG
+(:func:`viewer.textfit.fit`, so lines break at the same words).
+
+The document is one ``<svg>`` of ``size`` pixels' width; the board is a nested
+``<svg>`` in ``chess.svg``'s own units (45 per square, a 15-unit coordinate margin),
+into which the overlays are inserted: regions before the first piece, marks after the
+last.  :func:`board_square_box` maps a square to its pixel box (tests compare the
+rasterised SVG with the PNG square by square).
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import TYPE_CHECKING, Any
+
+import chess
+import chess.svg
+
+from viewer.overlay import EMPTY, Overlay
+from viewer.render import banner_roles
+from viewer.state import DEFAULT_OPTIONS, ExportOptions
+from viewer.text import frame_banner, frame_explanation
+from viewer.theme import KPK_LEGEND, LEGEND, RGB, Block, LegendItem, Role
+
+if TYPE_CHECKING:
+    from viewer.export import Frame
+    from viewer.render import Painter
+
+__all__ = ["frame_svg", "board_svg", "board_square_box", "SQ", "MARGIN"]
+
+SVG_NS, XLINK_NS = "http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"
+ET.register_namespace("", SVG_NS)
+ET.register_namespace("xlink", XLINK_NS)
+#: chess.svg's square and coordinate margin, in its units
+SQ, MARGIN = chess.svg.SQUARE_SIZE, 15
+FULL = 2 * MARGIN + 8 * SQ
+FONT = "Noto Sans, DejaVu Sans, Arial, sans-serif"
+
+
+def _hex(c: RGB) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*c)
+
+
+def board_square_box(size: int, square: chess.Square, flipped: bool,
+                     top: int = 0) -> tuple[float, float, float]:
+    """``(x, y, side)`` in pixels of ``square`` on a board of ``size`` pixels drawn at
+    ``top`` by :func:`board_svg`."""
+    k = size / FULL
+    f, r = chess.square_file(square), chess.square_rank(square)
+    if flipped:
+        f, r = 7 - f, 7 - r
+    return (MARGIN + f * SQ) * k, top + (MARGIN + (7 - r) * SQ) * k, SQ * k
+
+
+def _el(parent: ET.Element, tag: str, **attrs: Any) -> ET.Element:
+    return ET.SubElement(parent, f"{{{SVG_NS}}}{tag}",
+                         {k.rstrip("_").replace("_", "-"): str(v) for k, v in attrs.items()})
+
+
+def _patterns(defs: ET.Element, c: dict[str, RGB]) -> None:
+    """The overlay patterns, one per hatch the PNG draws."""
+    def pattern(pid: str, w: float, rotate: float = 0) -> ET.Element:
+        return _el(defs, "pattern", id=pid, patternUnits="userSpaceOnUse", width=w, height=w,
+                   patternTransform=f"rotate({rotate})")
+
+    p = pattern("pf-hatch", 7.5, -45)
+    _el(p, "line", x1=0, y1=0, x2=0, y2=7.5, stroke=_hex(c["marked"]), stroke_width=2.2)
+    p = pattern("pf-fence", 11, 45)
+    _el(p, "rect", width=11, height=11, fill=_hex(c["fence"]), fill_opacity=0.24)
+    _el(p, "line", x1=0, y1=0, x2=0, y2=11, stroke=_hex(c["fence"]), stroke_width=1.6)
+    p = pattern("pf-dots", 9)
+    _el(p, "rect", width=9, height=9, fill=_hex(c["below"]), fill_opacity=0.27)
+    _el(p, "circle", cx=4.5, cy=4.5, r=1.3, fill=_hex(c["below"]))
+    for pid, plus in (("pf-joined", True), ("pf-left", False)):
+        p = pattern(pid, 15)
+        d = "M3.5 7.5 H11.5" + (" M7.5 3.5 V11.5" if plus else "")
+        _el(p, "path", d=d, stroke="#000", stroke_width=4)
+        _el(p, "path", d=d, stroke=_hex(c["fence"]), stroke_width=2.2)
+
+
+def _regions(g: ET.Element, ov: Overlay, c: dict[str, RGB], flipped: bool) -> None:
+    """What lies under the pieces."""
+    def squares(bb: int, **attrs: Any) -> None:
+        for s in chess.scan_forward(bb):
+            x, y, _ = board_square_box(FULL, s, flipped)
+            _el(g, "rect", x=x, y=y, width=SQ, height=SQ, **attrs)
+
+    squares(ov.below & ~ov.fence, fill="url(#pf-dots)")
+    squares(ov.processed, fill=_hex(c["processed"]), fill_opacity=0.35)
+    squares(ov.marked & ~ov.fence, fill="url(#pf-hatch)")
+    squares(ov.fence, fill="url(#pf-fence)")
+    for s in chess.scan_forward(ov.fence):  # the border inside the square, as the PNG's
+        x, y, _ = board_square_box(FULL, s, flipped)
+        _el(g, "rect", x=x + 1.6, y=y + 1.6, width=SQ - 3.2, height=SQ - 3.2, fill="none",
+            stroke=_hex(c["fence"]), stroke_width=3.2)
+    for s in chess.scan_forward(ov.king_mask):  # inset, as the PNG draws it
+        x, y, _ = board_square_box(FULL, s, flipped)
+        _el(g, "rect", x=x + SQ / 16, y=y + SQ / 16, width=SQ * 7 / 8, height=SQ * 7 / 8,
+            fill="none", stroke=_hex(c["ok"]), stroke_width=1.3, stroke_opacity=0.78)
+    squares(ov.kpk_keys, fill="none", stroke=_hex(c["kpk"]), stroke_width=2.5)
+    for bb, colour, w in ((ov.fence, c["fence"], 5), (ov.path, c["path"], 4.5)):
+        _links(g, bb, _hex(colour), w, flipped)
+
+
+def _centre(s: int, flipped: bool) -> tuple[float, float]:
+    x, y, _ = board_square_box(FULL, s, flipped)
+    return x + SQ / 2, y + SQ / 2
+
+
+def _links(g: ET.Element, bb: int, colour: str, width: float, flipped: bool) -> None:
+    """A path through the centres of 4-adjacent squares of ``bb`` and a dot on each."""
+    d = []
+    for s in chess.scan_forward(bb):
+        a = _centre(s, flipped)
+        _el(g, "circle", cx=a[0], cy=a[1], r=width, fill=colour)
+        for n in (s + 1 if s & 7 != 7 else -1, s + 8 if s < 56 else -1):
+            if n >= 0 and bb >> n & 1:
+                b = _centre(n, flipped)
+                d.append(f"M{a[0]:.1f} {a[1]:.1f} L{b[0]:.1f} {b[1]:.1f}")
+    if d:
+        _el(g, "path", d=" ".join(d), stroke=colour, stroke_width=width, fill="none",
+            stroke_linecap="round")
+
+
+def _badge(g: ET.Element, x: float, y: float, letter: str, ok: bool | None,
+           c: dict[str, RGB]) -> None:
+    """A badge at the top right of the square at ``(x, y)``: as :meth:`Painter._badge`."""
+    d = SQ * 0.4
+    cx, cy = x + SQ - d / 2 - 1, y + d / 2 + 1
+    ink = "#fff"
+    if ok is None:
+        _el(g, "rect", x=cx - d / 2, y=cy - d / 2, width=d, height=d, rx=d / 5,
+            fill=_hex(c["fixed"]), stroke="#000", stroke_width=1)
+    elif ok:
+        _el(g, "circle", cx=cx, cy=cy, r=d / 2, fill=_hex(c["ok"]), stroke="#000",
+            stroke_width=1)
+    else:
+        _el(g, "circle", cx=cx, cy=cy, r=d / 2 - 1.2, fill="#fff", stroke=_hex(c["breaks"]),
+            stroke_width=2.4)
+        ink = _hex(c["breaks"])
+    t = _el(g, "text", x=cx, y=cy + d * 0.3, font_size=d * 0.8, font_family=FONT,
+            font_weight="bold", text_anchor="middle", fill=ink)
+    t.text = letter
+    if ok is not None:
+        m = d * 0.55
+        mx, my = cx - d / 2 - m / 4, cy + d / 2 - m / 2
+        if ok:
+            _el(g, "circle", cx=mx + m / 2, cy=my + m / 2, r=m / 2, fill="#000")
+            _el(g, "path", d=f"M{mx + m * .22:.1f} {my + m * .52:.1f} L{mx + m * .43:.1f} "
+                f"{my + m * .74:.1f} L{mx + m * .8:.1f} {my + m * .28:.1f}",
+                stroke=_hex(c["ok"]), stroke_width=m / 5, fill="none")
+        else:
+            _el(g, "rect", x=mx, y=my, width=m, height=m, fill="#000")
+            _el(g, "path", d=f"M{mx + m / 4:.1f} {my + m / 4:.1f} l{m / 2:.1f} {m / 2:.1f} "
+                f"M{mx + 3 * m / 4:.1f} {my + m / 4:.1f} l{-m / 2:.1f} {m / 2:.1f}",
+                stroke="#fff", stroke_width=m / 5)
+
+
+def _marks(g: ET.Element, ov: Overlay, board: chess.Board, c: dict[str, RGB],
+           flipped: bool) -> None:
+    """What lies on the pieces: badges, crosses, the difference of a recomputed fence,
+    changed squares."""
+    for s in chess.scan_forward(ov.fixed & board.pawns):
+        _badge(g, *board_square_box(FULL, s, flipped)[:2], "F", None, c)
+    for s, (letter, ok) in ov.badges.items():
+        _badge(g, *board_square_box(FULL, s, flipped)[:2], letter, ok, c)
+    for s in chess.scan_forward(ov.removed):
+        x, y, _ = board_square_box(FULL, s, flipped)
+        _el(g, "path", d=f"M{x + SQ / 6:.1f} {y + SQ / 6:.1f} l{SQ * 2 / 3:.1f} "
+            f"{SQ * 2 / 3:.1f} M{x + SQ * 5 / 6:.1f} {y + SQ / 6:.1f} l{-SQ * 2 / 3:.1f} "
+            f"{SQ * 2 / 3:.1f}", stroke=_hex(c["removed"]), stroke_width=4.5)
+    for s in chess.scan_forward(ov.joined | ov.left | ov.fresh | ov.changed):
+        x, y, _ = board_square_box(FULL, s, flipped)
+        if ov.joined >> s & 1:
+            _el(g, "rect", x=x, y=y, width=SQ, height=SQ, fill="url(#pf-joined)",
+                stroke=_hex(c["fence"]), stroke_width=2.8)
+        if ov.left >> s & 1:
+            _el(g, "rect", x=x + 1, y=y + 1, width=SQ - 2, height=SQ - 2, fill="url(#pf-left)",
+                stroke=_hex(c["fence"]), stroke_width=2.8, stroke_dasharray="5.6 5.6")
+        if ov.fresh >> s & 1:
+            for r in (SQ / 2 - 2.5, SQ / 3):
+                _el(g, "circle", cx=x + SQ / 2, cy=y + SQ / 2, r=r, fill="none",
+                    stroke=_hex(c["removed"]), stroke_width=2.5)
+        if ov.changed >> s & 1:
+            _el(g, "rect", x=x + 2.25, y=y + 2.25, width=SQ - 4.5, height=SQ - 4.5,
+                fill="none", stroke=_hex(c["changed"]), stroke_width=4.5)
+
+
+def board_svg(board: chess.Board, overlay: Overlay, colours: dict[str, RGB],
+              flipped: bool = False) -> ET.Element:
+    """``chess.svg.board`` (board, pieces, coordinates) with ``overlay`` inserted."""
+    text = chess.svg.board(board, orientation=not flipped, coordinates=True, colors={
+        "square light": _hex(colours["square_light"]),
+        "square dark": _hex(colours["square_dark"]),
+        "margin": _hex(colours["background"]), "coord": _hex(colours["coord"])})
+    root = ET.fromstring(text)
+    defs = root.find(f"{{{SVG_NS}}}defs")
+    if defs is None:
+        defs = _el(root, "defs")
+    _patterns(defs, colours)
+    children = list(root)
+    first = next((i for i, ch in enumerate(children) if ch.tag == f"{{{SVG_NS}}}use"),
+                 len(children))
+    under = ET.Element(f"{{{SVG_NS}}}g", {"id": "pawnfence-regions"})
+    _regions(under, overlay, colours, flipped)
+    root.insert(first, under)
+    over = _el(root, "g", id="pawnfence-marks")
+    _marks(over, overlay, board, colours, flipped)
+    return root
+
+
+def _text(parent: ET.Element, painter: Painter, blocks: list[Block], roles: dict[str, Role],
+          x: float, y: float, width: int) -> int:
+    """The blocks wrapped as the PNG wraps them; returns the height used."""
+    fitted = painter.fit_text(blocks, width, 100_000, roles)
+    for line in fitted.lines:
+        if line.text:
+            font = painter.fonts.get(line.px, line.style)
+            _words(parent, line.text, x + line.x, y + line.y + font.get_ascent(), line.px,
+                   font.size(line.text)[0], painter.colours[line.colour], line.style == "bold")
+    return fitted.height
+
+
+def _words(parent: ET.Element, text: str, x: float, y: float, px: int, width: int,
+           colour: RGB, bold: bool = False) -> None:
+    """A line of text as wide as the PNG draws it (``textLength``): whatever font the
+    SVG renderer has, the line ends where the PNG's does."""
+    t = _el(parent, "text", x=x, y=y, font_size=px, font_family=FONT, fill=_hex(colour),
+            font_weight="bold" if bold else "normal", textLength=width,
+            lengthAdjust="spacingAndGlyphs")
+    t.text = text
+
+
+def _legend(parent: ET.Element, painter: Painter, items: tuple[LegendItem, ...], px: int,
+            x: float, y: float, width: int) -> int:
+    """The legend as the PNG lays it out (:meth:`Painter.legend_plan`): a swatch and the
+    words of each item."""
+    from viewer.render import swatch_width
+
+    size_px, cols, labels, _height, _fits = painter.legend_plan((width, 100_000), items, px,
+                                                                False)
+    font = painter.fonts.get(size_px)
+    line = font.get_linesize()
+    col_w, sw = width // cols, size_px + 6
+    c = painter.colours
+    top = y
+    for r0 in range(0, len(items), cols):
+        row_h = sw
+        for i in range(r0, min(r0 + cols, len(items))):
+            cx = x + (i - r0) * col_w
+            w = swatch_width(items[i], sw)
+            _swatch(parent, items[i], cx, y + 1, w, sw - 2, c)
+            for k, words in enumerate(labels[i]):
+                _words(parent, words, cx + w + 8, y + k * line + font.get_ascent(), size_px,
+                       font.size(words)[0], c["text"])
+            row_h = max(row_h, len(labels[i]) * line)
+        y += row_h + 4
+    return int(y - top)
+
+
+def _swatch(g: ET.Element, item: LegendItem, x: float, y: float, w: float, h: float,
+            c: dict[str, RGB]) -> None:
+    """One legend swatch, drawn as the board draws the item."""
+    style, colour = item.style, _hex(c.get(item.colour, c["text"]))
+    fills = {"hatch": "url(#pf-hatch)", "fence": "url(#pf-fence)", "dots": "url(#pf-dots)"}
+    if style in ("fixed", "holds", "breaks"):
+        ok = {"fixed": None, "holds": True, "breaks": False}[style]
+        _badge(g, x + h - SQ, y - 2, item.letter, ok, c)
+        return
+    if style == "letters":
+        t = _el(g, "text", x=x, y=y + h * 0.8, font_size=h * 0.75, font_family=FONT,
+                font_weight="bold", fill=colour, textLength=w, lengthAdjust="spacingAndGlyphs")
+        t.text = item.letter
+        return
+    if style in ("recompute", "arrows"):
+        parts = (("url(#pf-joined)", "url(#pf-left)", "none") if style == "recompute" else
+                 ("arrow_with", "arrow_without", "arrow_engine"))
+        for k, part in enumerate(parts):
+            bx = x + k * (h + 2)
+            if style == "recompute":
+                _el(g, "rect", x=bx, y=y, width=h, height=h, fill=_hex(c["square_light"]))
+                _el(g, "rect", x=bx, y=y, width=h, height=h, fill=part,
+                    stroke=_hex(c["fence"] if k < 2 else c["removed"]), stroke_width=1.5)
+            else:
+                _el(g, "path", d=f"M{bx:.1f} {y + h / 2:.1f} h{h:.1f}", stroke=_hex(c[part]),
+                    stroke_width=3, stroke_dasharray="3 2" if k == 1 else "none")
+        return
+    _el(g, "rect", x=x, y=y, width=w, height=h, fill=_hex(c["square_light"]))
+    if style in fills:
+        _el(g, "rect", x=x, y=y, width=w, height=h, fill=fills[style])
+    elif style in ("outline", "edge", "thin", "key"):
+        inset = 2 if style == "thin" else 1.5
+        _el(g, "rect", x=x + inset, y=y + inset, width=w - 2 * inset, height=h - 2 * inset,
+            fill="none", stroke=colour, stroke_width=2 if style == "thin" else 3)
+    elif style == "cross":
+        _el(g, "path", d=f"M{x:.1f} {y:.1f} l{w:.1f} {h:.1f} M{x + w:.1f} {y:.1f} "
+            f"l{-w:.1f} {h:.1f}", stroke=colour, stroke_width=3)
+
+
+def frame_svg(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_OPTIONS) -> str:
+    """The frame as an SVG document: what :func:`viewer.export.compose_frame` draws."""
+    from viewer.export import frame_px
+
+    size, px = options.size, frame_px(options.size)
+    pad = max(4, size // 80)
+    width = size - 2 * pad
+    c = painter.colours
+    root = ET.Element(f"{{{SVG_NS}}}svg", {"version": "1.1", "width": str(size)})
+    bg = _el(root, "rect", x=0, y=0, width=size, fill=_hex(c["background"]))
+    _patterns(_el(root, "defs"), c)
+    y = pad
+    if options.banner:
+        b = frame_banner(frame.verdict, frame.other, frame.index, frame.caption, frame.kpk)
+        g = _el(root, "g", id="banner")
+        bar = _el(g, "rect", x=pad, y=y, width=width, rx=6, fill=_hex(c["panel"]))
+        stripe = _el(g, "rect", x=pad, y=y, width=10, fill=_hex(c[{
+            "blocked": "banner_blocked", "open": "banner_open"}.get(b.kind, "banner_na")]))
+        used = _text(g, painter, list(b.blocks), banner_roles(px), pad + 20, y + 4, width - 28)
+        for el in (bar, stripe):
+            el.set("height", str(used + 8))
+        y += used + 8 + pad
+    nested = board_svg(frame.board, frame.overlay() if options.overlays else EMPTY, c,
+                       frame.flipped)
+    nested.set("x", "0")
+    nested.set("y", str(y))
+    nested.set("width", str(size))
+    nested.set("height", str(size))
+    root.append(nested)
+    y += size + pad
+    if options.explanation:
+        words = frame_explanation(frame.verdict, frame.index, frame.caption)
+        y += _text(root, painter, [Block(words, "sub")], {"sub": Role(px)}, pad, y, width) + pad
+    if options.legend:
+        items = LEGEND + (KPK_LEGEND if frame.kpk else ())
+        y += _legend(root, painter, items, px, pad, y, width) + pad
+    root.set("height", str(y))
+    root.set("viewBox", f"0 0 {size} {y}")
+    bg.set("height", str(y))
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode")

@@ -21,7 +21,6 @@ import chess
 
 from logic.bitboards import BB_NOT_A, BB_NOT_H, NORTH_SPAN
 from logic.fence import ccl_labels, dfs_fence, figure8_fast, king_reach, marking
-from logic.kings import pawn_guard
 from logic.records import Boards, Note, Structure
 from logic.static import CACHE_LIMIT, StaticMethod
 from logic.steps import Recorder
@@ -209,7 +208,7 @@ def paper_structure(
             )
         raw = _new(Boards, (fixed, marked, fence, below, removed, below, 0, _ALL))
         return _new(Structure, ("paper 3", "capture", (p, t), raw, (), _ALL, "", 0))
-    guard = pawn_guard(w, b)
+    guard = w | b | ((w << 7) & _NOT_H) | ((w << 9) & _NOT_A)  # kings.pawn_guard, inline
     if not w & ~fixed:
         return _new(Structure, (None, "", (), _new(Boards, (
             fixed, marked, fence, below, removed, below, 0, _ALL)), (), _ALL, "paper 2.3", guard))

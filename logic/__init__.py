@@ -13,12 +13,13 @@ Netanyahu 2004; ``"flood"``: the Chessprogramming wiki's king flood).  See
 
 from logic.blockage import cache_info, clear_cache, detect, detect_bitboards, is_blocked
 from logic.position import PositionError, parse_position
-from logic.registry import METHODS, DetectError, Method
+from logic.registry import METHODS, STATIC_METHODS, DetectError, Method
 from logic.steps import Step
 from logic.verdict import PawnNote, Verdict
 
 __all__ = [
     "METHODS",
+    "STATIC_METHODS",
     "DetectError",
     "Method",
     "PawnNote",

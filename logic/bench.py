@@ -69,7 +69,7 @@ def measure(boards: list[chess.Board], rounds: int = 7) -> dict[str, float]:
             chess.Board(f)
 
     out["parse_us"] = _best(rounds, lambda: None, parse) / n * 1e6
-    for method in logic.METHODS:
+    for method in logic.STATIC_METHODS:
         def both(method: str = method) -> None:
             for b in boards:
                 detect(b, True, method=method)
@@ -145,7 +145,7 @@ def run_bench(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"{int(r['positions'])} positions, best of {args.rounds} rounds, "
               "both sides per position, trace off\n")
     out.write(f"  chess.Board(fen) parse          {p:8.2f} us/position   1.00x parse\n")
-    for method in logic.METHODS:
+    for method in logic.STATIC_METHODS:
         u, c = r[f"{method}_uncached_us"], r[f"{method}_cached_us"]
         out.write(f"  {method:5s} detect, uncached        {u:8.2f} us/position   "
                   f"{u / p:.2f}x parse\n")

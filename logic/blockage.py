@@ -66,6 +66,8 @@ def detect(
     if len(prep) == 2:
         return Verdict(bool(color), method, False, "not applicable", prep[0], prep[0], prep[1],
                        NO_BOARDS, (), (0, 0))
+    if not m.static:  # decides on the board itself, one side at a time
+        return m.decide_board(board, color, key, trace)
     w, b, wk, bk = prep
     if trace:
         return m.analyse(*orient(w, b, wk, bk, color), bool(color), Recorder(bool(color)))

@@ -180,7 +180,8 @@ def classify_lines(lines: Iterator[str], method: str) -> Iterator[dict[str, obje
             for color in (chess.WHITE, chess.BLACK):
                 v = logic.detect(board, color, method=method)
                 side: dict[str, object] = {"blocked": v.blocked, "rule": v.rule}
-                if v.status != "ok":
+                side.update(logic.METHODS[method].fields(v))
+                if v.status not in ("ok", "unknown"):
                     side["status"] = v.status
                     side["reason"] = v.reason
                 obj[chess.COLOR_NAMES[color]] = side

@@ -44,7 +44,7 @@ PAPER_TABLE_1 = {"on": {"nodes": 24_474_565_168, "blockages": 13_082_174, "draws
 
 def detecting_methods() -> list[str]:
     """The registry's methods cheap enough for every search node (``static``)."""
-    return [name for name, m in logic.METHODS.items() if m.static]
+    return list(logic.STATIC_METHODS)
 
 
 def measure_position(fen: str, seconds: float, settings: Sequence[str],

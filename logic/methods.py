@@ -6,11 +6,12 @@ its instance) and one entry here.
 
 from __future__ import annotations
 
+from logic.exact_method import EXACT
 from logic.flood import FLOOD
 from logic.paper import PAPER
 from logic.registry import METHODS, register
 
-__all__ = ["METHODS", "PAPER", "FLOOD"]
+__all__ = ["METHODS", "PAPER", "FLOOD", "EXACT"]
 
-for _method in (PAPER, FLOOD):
+for _method in (PAPER, FLOOD, EXACT):
     register(_method)

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from logic.steps import Recorder
     from logic.verdict import Verdict
 
-__all__ = ["Method", "METHODS", "register", "get_method", "DetectError"]
+__all__ = ["Method", "METHODS", "STATIC_METHODS", "register", "get_method", "DetectError"]
 
 
 class DetectError(ValueError):
@@ -43,6 +43,9 @@ class Method:
     * :meth:`verdict` -- one side's untraced verdict on an oriented position;
     * :meth:`analyse` -- the traced verdict, recording its steps in ``rec``;
     * :meth:`is_blocked` -- the search's interior-node test (paper 4, Figure 4);
+    * :meth:`decide_board` -- for a method that is not ``static`` (the exact prover):
+      one side's verdict on the ``chess.Board`` itself;
+    * :meth:`headline` -- the banner, when the method words its own;
     * :meth:`notes` -- a verdict's pawn notes, decoded from what it stores;
     * :meth:`reason` -- the one-line reason for a code of this method (None for the
       codes shared by all methods, see ``logic.explain``);
@@ -67,6 +70,20 @@ class Method:
 
     def is_blocked(self, w: int, b: int, wk: int, bk: int, color: bool) -> bool:
         raise NotImplementedError
+
+    def decide_board(self, board: Any, color: bool, key: tuple[Any, ...], trace: bool
+                     ) -> Verdict:
+        """The verdict of a method that is not ``static``: it decides on the legal K+P
+        ``board`` itself, one side at a time (``key`` names the board)."""
+        raise NotImplementedError
+
+    def fields(self, v: Verdict) -> dict[str, Any]:
+        """This method's own JSON fields of a verdict (``classify``, ``scan``)."""
+        return {}
+
+    def headline(self, v: Verdict) -> str | None:
+        """The banner for ``v`` when this method words its own, else None."""
+        return None
 
     def notes(self, stored: Any) -> tuple[Note, ...]:
         """The pawn notes a verdict stores (a tuple of notes by default)."""
@@ -94,12 +111,17 @@ class Method:
 
 #: name -> method, in menu order
 METHODS: dict[str, Method] = {}
+#: the methods cheap enough for every search node (``static``), in menu order
+STATIC_METHODS: dict[str, Method] = {}
 
 
 def register(method: Method) -> Method:
     """Add ``method`` to :data:`METHODS` under its name (a second method of the same
     name replaces the first) and return it."""
     METHODS[method.name] = method
+    STATIC_METHODS.pop(method.name, None)
+    if method.static:
+        STATIC_METHODS[method.name] = method
     return method
 
 

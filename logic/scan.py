@@ -186,7 +186,7 @@ def classify_item(item: Item) -> dict[str, Any]:
     """The result object of one position (both methods, both sides, engine score)."""
     board = chess.Board(item.fen)
     verdicts = {}
-    for method in logic.METHODS:
+    for method in logic.STATIC_METHODS:
         verdicts[method] = {}
         for color in chess.COLORS:
             v = logic.detect(board, color, method=method)
@@ -231,13 +231,13 @@ def categories(result: dict[str, Any]) -> list[str]:
     board = chess.Board(result["fen"])
     sides = [(c, chess.COLOR_NAMES[c]) for c in chess.COLORS]
     if any(v[m][name]["blocked"] and _side_wins(engine, c)
-           for m in logic.METHODS for c, name in sides):
+           for m in logic.STATIC_METHODS for c, name in sides):
         cats.append("claims-blocked-engine-wins")
     if engine and "error" not in engine and engine.get("mate") is None \
             and engine.get("cp") is not None and abs(engine["cp"]) <= DRAW_CP:
         for c, name in sides:
             edge = len(board.pieces(chess.PAWN, c)) > len(board.pieces(chess.PAWN, not c))
-            if edge and not any(v[m][name]["blocked"] for m in logic.METHODS):
+            if edge and not any(v[m][name]["blocked"] for m in logic.STATIC_METHODS):
                 cats.append("drawish-with-edge-not-detected")
                 break
     if any(v["paper"][name]["blocked"] != v["flood"][name]["blocked"] for _c, name in sides):

@@ -167,6 +167,11 @@ class Verdict(NamedTuple):
     @property
     def headline(self) -> str:
         """A banner such as "White cannot win: blockage (paper 3.2)"."""
+        own = METHODS.get(self.method)
+        if own is not None:
+            text = own.headline(self)
+            if text is not None:
+                return text
         if self.status != "ok":
             return f"{self.side}: {self.reason}"
         if self.blocked:

@@ -12,7 +12,7 @@ from logic.diagrams import load_diagrams
 from logic.verdict import RULE_TITLES
 
 DIAGRAMS = load_diagrams()
-CASES = [(d, m) for d in DIAGRAMS for m in logic.METHODS if d.expect[m] is not None]
+CASES = [(d, m) for d in DIAGRAMS for m in logic.STATIC_METHODS if d.expect[m] is not None]
 
 
 def test_library_has_the_required_diagrams() -> None:
@@ -58,7 +58,7 @@ def test_diagram_15_categories() -> None:
 
 def test_trace_is_ordered_frozen_and_json_serialisable() -> None:
     board = chess.Board("4k3/8/3pPp2/1p1P1P1p/1P5P/5P2/3K4/8 w - - 0 1")
-    for method in logic.METHODS:
+    for method in logic.STATIC_METHODS:
         for color in chess.COLORS:
             v = logic.detect(board, color, method=method, trace=True)
             assert v.steps and v.steps[-1].kind == "verdict"
@@ -90,7 +90,7 @@ def test_trace_records_backtracks_and_drownings() -> None:
 
 def test_trace_matches_fast_path() -> None:
     for d in DIAGRAMS:
-        for method in logic.METHODS:
+        for method in logic.STATIC_METHODS:
             for color in chess.COLORS:
                 fast = logic.detect(d.board(), color, method=method)
                 traced = logic.detect(d.board(), color, method=method, trace=True)
@@ -137,7 +137,7 @@ def test_no_pawns_cannot_win() -> None:
 
 def test_rules_have_titles_and_headlines() -> None:
     for d in DIAGRAMS:
-        for method in logic.METHODS:
+        for method in logic.STATIC_METHODS:
             v = logic.detect(d.board(), True, method=method)
             assert v.rule in RULE_TITLES
             assert v.headline.startswith("White")
@@ -209,7 +209,7 @@ def test_deferred_verdict_is_the_full_verdict() -> None:
 ISSUE_17 = "k7/8/1p6/P4p1p/1p1p1P1p/1P1P3P/6K1/8 b - - 0 1"
 
 
-@pytest.mark.parametrize("method", logic.METHODS)
+@pytest.mark.parametrize("method", logic.STATIC_METHODS)
 def test_a_pawn_that_can_capture_a_removed_pawn_is_no_blockage(method: str) -> None:
     board = chess.Board(ISSUE_17)
     for trace in (False, True):

@@ -46,7 +46,7 @@ def test_our_corpus_is_big_and_mixed() -> None:
 
 
 @pytest.mark.parametrize("corpus", sorted(CORPORA))
-@pytest.mark.parametrize("method", logic.METHODS)
+@pytest.mark.parametrize("method", logic.STATIC_METHODS)
 def test_zero_false_positives_against_stockfish(corpus: str, method: str) -> None:
     rows = _rows(corpus)
     false_pos = []
@@ -75,7 +75,7 @@ def test_never_blocked_where_syzygy_wins(table: str, syzygy_dir) -> None:
             wdl = tb.probe_wdl(board)
             for color in chess.COLORS:
                 mine = wdl if board.turn == color else -wdl
-                for method in logic.METHODS:
+                for method in logic.STATIC_METHODS:
                     v = logic.detect(board, color, method=method)
                     if v.blocked:
                         blocked += 1

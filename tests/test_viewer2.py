@@ -78,7 +78,7 @@ def test_banner_wraps_and_fits_without_ellipsis_at_three_sizes() -> None:
         width, height = _banner_text_rect(layout)
         for d in load_diagrams():
             board = d.board()
-            for method, color in itertools.product(logic.METHODS, chess.COLORS):
+            for method, color in itertools.product(logic.STATIC_METHODS, chess.COLORS):
                 v = logic.detect(board, color, method=method, trace=True)
                 other = logic.detect(board, not color, method=method)
                 for index in (None, *range(len(v.steps))):

@@ -112,7 +112,8 @@ class ViewerState:
         except ValueError:
             self.editor = Editor()
         self.flipped = s.flipped
-        self.method = s.method if s.method in logic.METHODS else next(iter(logic.METHODS))
+        methods = logic.STATIC_METHODS
+        self.method = s.method if s.method in methods else next(iter(methods))
         self.side = s.side if s.side in SIDES else "white"
         self.tool = s.tool if s.tool in TOOLS or s.tool in OTHER_PIECES else "P"
         self.structure_layer = s.structure
@@ -237,14 +238,14 @@ class ViewerState:
 
     # -- choices ----------------------------------------------------------------------
     def set_method(self, method: str) -> None:
-        """Analyse with ``method`` (a key of ``logic.METHODS``), keeping the step."""
-        if method != self.method and method in logic.METHODS:
+        """Analyse with ``method`` (a key of ``logic.STATIC_METHODS``), keeping the step."""
+        if method != self.method and method in logic.STATIC_METHODS:
             self.method = method
             self.analyse(keep=True)
 
     def next_method(self) -> None:
-        """The method after this one in ``logic.METHODS`` (wrapping)."""
-        names = list(logic.METHODS)
+        """The method after this one in ``logic.STATIC_METHODS`` (wrapping)."""
+        names = list(logic.STATIC_METHODS)
         self.set_method(names[(names.index(self.method) + 1) % len(names)])
 
     def set_side(self, side: str) -> None:

@@ -250,7 +250,7 @@ def _playlist_html(state: ViewerState) -> str:
     labels = {"c0": "category", "c1": "score"}
     parts += [f"{esc(labels.get(k, k))}: <b>{esc(val)}</b>" for k, val in list(info.items())[:8]]
     board = state.editor.board
-    for name_, method in logic.METHODS.items():
+    for name_, method in logic.STATIC_METHODS.items():
         said = []
         for color in chess.COLORS:
             v = logic.detect(board, color, method=name_)

@@ -30,20 +30,20 @@ from tests.truth import drawn_with_edge, load_jsonl, stockfish_wins  # noqa: E40
 def report(path: Path) -> str:
     rows = load_jsonl(path)
     edge = 0
-    hits = dict.fromkeys(logic.METHODS, 0)
-    false_pos = dict.fromkeys(logic.METHODS, 0)
+    hits = dict.fromkeys(logic.STATIC_METHODS, 0)
+    false_pos = dict.fromkeys(logic.STATIC_METHODS, 0)
     disagree = 0
     for row in rows:
         board = chess.Board(row["fen"])
         for color in chess.COLORS:
-            verdicts = {m: logic.detect(board, color, method=m) for m in logic.METHODS}
+            verdicts = {m: logic.detect(board, color, method=m) for m in logic.STATIC_METHODS}
             disagree += len({v.blocked for v in verdicts.values()}) > 1
             is_edge = drawn_with_edge(row, color)
             edge += is_edge
             for m, v in verdicts.items():
                 hits[m] += is_edge and v.blocked and v.rule != "material"
                 false_pos[m] += v.blocked and stockfish_wins(row, color)
-    cells = " | ".join(f"{hits[m]} ({false_pos[m]})" for m in logic.METHODS)
+    cells = " | ".join(f"{hits[m]} ({false_pos[m]})" for m in logic.STATIC_METHODS)
     return f"| {path.name} | {len(rows)} | {edge} | {cells} | {disagree} |"
 
 

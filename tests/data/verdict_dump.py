@@ -57,7 +57,7 @@ def dump(out: Path) -> None:
             for fen in fens:
                 board = chess.Board(fen)
                 for color in chess.COLORS:
-                    for method in logic.METHODS:
+                    for method in logic.STATIC_METHODS:
                         v = logic.detect(board, color, method=method)
                         fh.write(f"{name}\t{fen}\t{chess.COLOR_NAMES[color]}\t{method}\t"
                                  f"{int(v.blocked)}\t{v.rule}\t{v.code}\n")

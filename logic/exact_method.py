@@ -1,0 +1,295 @@
+"""The exact prover as a method of the registry (``method="exact"``).
+
+:mod:`logic.exact` decides by retrograde analysis whether a side can force a
+promotion (by either side) or a mate; this module turns its answer into a
+:class:`~logic.verdict.Verdict`: ``blocked`` True is a proof that the side cannot win,
+False with code ``"breaks"`` a proof that it breaks through (the line in
+``detail.result.pv``, in SAN in ``detail.san``), and status ``"unknown"`` when the
+budget ran out (``blocked`` False then, and never a guess).  Untraced verdicts are
+cached per board and side; the solved structures are cached by the prover itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import chess
+
+from logic.exact import MAX_SECONDS, ExactResult, solve
+from logic.exact import clear_cache as clear_structures
+from logic.pawns import passed_pawns
+from logic.records import NO_BOARDS, Boards
+from logic.registry import Method
+from logic.steps import Recorder
+from logic.verdict import Verdict
+
+__all__ = ["ExactMethod", "ExactDetail", "EXACT", "line_san", "STRUCTURE_STEPS"]
+
+#: at most this many structures are drawn one by one in a trace
+STRUCTURE_STEPS = 12
+_VERDICT_CACHE = 1 << 14
+
+
+class ExactDetail(NamedTuple):
+    """What an exact verdict carries beyond the shared fields (``Verdict.detail``).
+
+    ``result``: the prover's answer; ``san``: its line in SAN, one move per entry
+    (empty unless it breaks through); ``fen``: the position decided."""
+
+    result: ExactResult
+    san: tuple[str, ...]
+    fen: str
+
+
+def line_san(board: chess.Board, pv: tuple[str, ...], limit: int = 0) -> str:
+    """The UCI line ``pv`` from ``board`` in numbered SAN ("1. h5 gxh5 2. gxh5"); at most
+    ``limit`` moves when ``limit`` is positive (then " ..." follows)."""
+    moves = [chess.Move.from_uci(u) for u in pv]
+    shown = moves[:limit] if limit > 0 else moves
+    text = board.variation_san(shown) if shown else ""
+    return text + (" ..." if len(shown) < len(moves) else "")
+
+
+def _sans(board: chess.Board, pv: tuple[str, ...]) -> tuple[str, ...]:
+    b = board.copy(stack=False)
+    out = []
+    for uci in pv:
+        move = chess.Move.from_uci(uci)
+        out.append(b.san(move))
+        b.push(move)
+    return tuple(out)
+
+
+def _real_structure(key: tuple[int, int], color: chess.Color) -> tuple[int, int]:
+    """A structure ``(X's pawns, D's pawns)`` of the solver (X = White) as real
+    ``(white pawns, black pawns)``."""
+    xp, dp = key
+    if color:
+        return xp, dp
+    return chess.flip_vertical(dp), chess.flip_vertical(xp)
+
+
+class ExactMethod(Method):
+    """The exact retrograde prover: milliseconds to seconds a side, so not for search
+    nodes (``static`` False), but a proof either way."""
+
+    name = "exact"
+    label = "exact (retrograde proof)"
+    title = "exact retrograde analysis over every reachable pawn structure"
+    static = False
+    king_section = "exact"
+    region = "below"
+
+    def __init__(self, max_seconds: float = MAX_SECONDS) -> None:
+        #: the default budget of :func:`logic.detect` calls (seconds per side)
+        self.max_seconds = max_seconds
+        #: the per-board cache of :func:`logic.detect` (never filled: exact decides
+        #: one side at a time, in :meth:`decide_board`)
+        self.boards: dict[Any, Any] = {}
+        self._verdicts: dict[tuple[Any, ...], Verdict] = {}
+
+    def solve(self, board: chess.Board, color: chess.Color, *, max_seconds: float | None = None,
+              cancel: Callable[[], bool] | None = None, pv: bool = True,
+              report: Callable[[int], None] | None = None,
+              seen: list[tuple[int, int]] | None = None) -> ExactResult:
+        """The prover's raw answer (see :func:`logic.exact.solve`); raises
+        :class:`~logic.exact.ExactError` for anything but a legal K+P position."""
+        secs = self.max_seconds if max_seconds is None else max_seconds
+        return solve(board, color, max_seconds=secs, cancel=cancel, pv=pv, report=report,
+                     seen=seen)
+
+    def decide_board(self, board: chess.Board, color: chess.Color, key: tuple[Any, ...],
+                     trace: bool, *, max_seconds: float | None = None,
+                     cancel: Callable[[], bool] | None = None,
+                     report: Callable[[int], None] | None = None) -> Verdict:
+        """The verdict for a legal K+P ``board`` (``key``: any hashable naming the
+        board, e.g. the board cache's key).  Cached unless traced, cancelled or
+        given its own budget."""
+        ckey = (*key, bool(color))
+        plain = max_seconds is None and cancel is None
+        if not trace and plain:
+            v = self._verdicts.get(ckey)
+            if v is not None:
+                return v
+        seen: list[tuple[int, int]] | None = [] if trace else None
+        r = self.solve(board, color, max_seconds=max_seconds, cancel=cancel, report=report,
+                       seen=seen)
+        v = self.verdict_of(board, color, r)
+        if trace:
+            rec = Recorder(bool(color))
+            rec.flipped = False  # the prover answers in real coordinates
+            self._record(rec, board, color, v, seen or [])
+            v = v._replace(steps=tuple(rec.steps))
+        elif plain or r.status != "unknown":
+            if len(self._verdicts) >= _VERDICT_CACHE:
+                self._verdicts.clear()
+            self._verdicts[ckey] = v
+        return v
+
+    def verdict_of(self, board: chess.Board, color: chess.Color, r: ExactResult) -> Verdict:
+        """A :class:`Verdict` carrying the prover's answer ``r`` (``detail``: an
+        :class:`ExactDetail`).  ``king_mask`` is the king map: for a blockage the
+        squares from which the defending king holds, for a breakthrough the squares
+        from which the attacking king breaks through."""
+        wk, bk = board.king(color), board.king(not color)
+        assert wk is not None and bk is not None
+        flip = 0 if color else 0x38
+        code = {"blocked": "proved", "breaks": "breaks"}.get(r.status, "unknown")
+        status = "unknown" if r.status == "unknown" else "ok"
+        km = r.king_map if color else chess.flip_vertical(r.king_map)  # oriented
+        raw: Boards = NO_BOARDS._replace(kmask=km) if r.status != "unknown" else NO_BOARDS
+        detail = ExactDetail(r, _sans(board, r.pv) if r.pv else (), board.fen())
+        return Verdict(bool(color), self.name, r.status == "blocked", "exact", status, code,
+                       (), raw, (), (wk ^ flip, bk ^ flip), (), detail)
+
+    def fields(self, v: Verdict) -> dict[str, Any]:
+        """``status`` (blocked / breaks / unknown), ``pv`` (UCI moves), ``structures``
+        and ``ms`` of an exact verdict."""
+        d: ExactDetail | None = v.detail
+        if d is None:
+            return {}
+        r = d.result
+        return {"status": r.status, "pv": list(r.pv), "structures": r.structures,
+                "ms": round(r.ms, 1)}
+
+    def headline(self, v: Verdict) -> str | None:
+        d: ExactDetail | None = v.detail
+        if d is None:
+            return None
+        r = d.result
+        if v.code == "proved":
+            return (f"{v.side} cannot win — proved (exact: "
+                    f"{_plural(r.structures, 'structure')}, {r.ms / 1000:.2f} s)")
+        if v.code == "breaks":
+            if not d.san:
+                return f"{v.side} breaks through — proved (exact, {r.ms / 1000:.2f} s)"
+            board = chess.Board(d.fen)
+            first = f"{board.fullmove_number}.{'' if board.turn else '..'} {d.san[0]}!"
+            more = " …" if len(d.san) > 1 else ""
+            return f"{v.side} breaks through: {first}{more} {_ends(r)} in {r.plies} plies"
+        return (f"{v.side}: unknown — the exact prover's budget ran out "
+                f"({r.structures} structures, {r.ms / 1000:.1f} s; no guess)")
+
+    def reason(self, v: Verdict, name: Any) -> str | None:
+        d: ExactDetail | None = v.detail
+        if d is None:
+            return None
+        r = d.result
+        secs = r.ms / 1000
+        if v.code == "proved":
+            how = {"kings": ", against the defending king alone",
+                   "nopush": ", against a defender who never pushes",
+                   "bounds": ", from a partial expansion"}.get(r.restricted, "")
+            return (f"proved: {name.us} cannot force a promotion or mate (exact: "
+                    f"{_plural(r.structures, 'structure')}, {secs:.2f} s{how})")
+        if v.code == "breaks":
+            line = f": {_numbered(d)}" if d.san else ""
+            return (f"{name.us} breaks through, {_ends(r)} in {r.plies} plies (exact: "
+                    f"{r.structures} structures, {secs:.2f} s){line}")
+        return (f"unknown: the exact prover's budget ran out after {r.structures} structures "
+                f"and {secs:.2f} s (no guess)")
+
+    def _record(self, rec: Recorder, board: chess.Board, color: chess.Color, v: Verdict,
+                seen: list[tuple[int, int]]) -> None:
+        """The trace: the structures as they were solved, the king map, then the line
+        move by move (real coordinates throughout)."""
+        d: ExactDetail = v.detail
+        r = d.result
+        shown = seen[:STRUCTURE_STEPS]
+        for i, key in enumerate(shown, 1):
+            wp, bp = _real_structure(key, color)
+            more = (f" (and {len(seen) - len(shown):,} more)" if i == len(shown)
+                    and len(seen) > len(shown) else "")
+            rec.add("exact-structure", "exact", f"structure {i}",
+                    f"Structure {i} of {r.structures:,} solved{more}: White "
+                    f"{_squares(wp)}, Black {_squares(bp)}; every placement of both kings.",
+                    facts=(("index", i), ("total", r.structures)),
+                    structure_white=wp, structure_black=bp)
+        rec.add("exact-solve", "exact", "structures solved",
+                f"Retrograde analysis over the pawn structures reachable from here: "
+                f"{r.structures:,} solved ({r.cached:,} from the cache), {r.states:,} king "
+                f"placements, {r.ms / 1000:.2f} s.",
+                facts=(("structures", r.structures), ("cached", r.cached),
+                       ("restricted", r.restricted), ("status", r.status)))
+        if r.status == "blocked":
+            rec.add("exact-kings", "exact", "king map",
+                    f"{rec.them}'s king holds from the {chess.popcount(r.king_map)} marked "
+                    f"squares (with {rec.us}'s king and the side to move as now).",
+                    changed=r.king_map, kingmap=r.king_map, facts=(("holds", True),))
+        elif r.status == "breaks":
+            rec.add("exact-kings", "exact", "king map",
+                    f"With {rec.them}'s king where it stands, {rec.us} breaks through from the "
+                    f"{chess.popcount(r.king_map)} marked squares of its king.",
+                    changed=r.king_map, kingmap=r.king_map, facts=(("holds", False),))
+            _record_line(rec, board, r)
+        rec.add("verdict", "exact", "verdict", v.headline + ".")
+
+    def clear_cache(self) -> None:
+        self._verdicts.clear()
+        clear_structures()
+
+    def cache_info(self) -> dict[str, int]:
+        return {"verdicts": len(self._verdicts)}
+
+
+def _ends(r: ExactResult) -> str:
+    return {"promotion": "promotes", "defender-promotion": "forces the defender to promote",
+            "mate": "mates"}.get(r.ends, "ends the blockage")
+
+
+def _numbered(d: ExactDetail, limit: int = 12) -> str:
+    """The SAN line with move numbers, at most ``limit`` moves."""
+    board = chess.Board(d.fen)
+    moves = [chess.Move.from_uci(u) for u in d.result.pv[:limit]]
+    text = board.variation_san(moves)
+    return text + (" …" if len(d.result.pv) > limit else "")
+
+
+def _record_line(rec: Recorder, board: chess.Board, r: ExactResult) -> None:
+    """One step per move of the line: an arrow with its SAN and a sentence."""
+    b = board.copy(stack=False)
+    for i, uci in enumerate(r.pv):
+        move = chess.Move.from_uci(uci)
+        san = b.san(move)
+        number = f"{b.fullmove_number}." if b.turn else f"{b.fullmove_number}..."
+        mover = chess.COLOR_NAMES[b.turn].capitalize()
+        before = _passed_files(b, b.turn)
+        capture = b.is_capture(move)
+        b.push(move)
+        new = _passed_files(b, not b.turn) & ~before
+        if i == len(r.pv) - 1:
+            tail = {"promotion": f"{mover} promotes: the blockage is over.",
+                    "defender-promotion": f"{mover} promotes, forced to: the blockage is over.",
+                    "mate": "Checkmate."}.get(r.ends, "The blockage is over.")
+        elif new:
+            tail = f"the {chess.FILE_NAMES[chess.lsb(new)]}-pawn has passed."
+        elif capture:
+            tail = "a capture opens the structure."
+        elif b.piece_type_at(move.to_square) == chess.PAWN:
+            tail = "a pawn moves on."
+        else:
+            tail = "best play (the attacker fastest, the defender longest)."
+        rec.add("exact-move", "exact", f"line, move {i + 1}", f"{number} {san}: {tail}",
+                changed=(1 << move.from_square) | (1 << move.to_square),
+                square=move.to_square,
+                facts=(("uci", uci), ("san", san), ("ply", i + 1), ("from", move.from_square),
+                       ("to", move.to_square), ("fen", b.fen())))
+
+
+def _passed_files(board: chess.Board, color: chess.Color) -> int:
+    """The files (bit i: file i) that hold a passed pawn of ``color``."""
+    own = board.pieces_mask(chess.PAWN, color)
+    passed = passed_pawns(own, board.pieces_mask(chess.PAWN, not color), color)
+    return sum(1 << chess.square_file(s) for s in chess.scan_forward(passed))
+
+
+def _squares(bb: int) -> str:
+    return " ".join(chess.square_name(s) for s in chess.scan_forward(bb)) or "none"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+EXACT = ExactMethod()

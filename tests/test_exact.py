@@ -1,0 +1,366 @@
+"""The exact retrograde prover (:mod:`logic.exact`): soundness against Syzygy, known
+positions, PVs against a brute-force search, agreement of its shortcuts with the full
+game, the runner bound against exact tables, budgets and cancellation."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import chess
+import chess.syzygy
+import pytest
+
+from logic import exact, exact_dag
+from logic import exact_reach as er
+from logic import exact_tables as et
+from tests.strategies import random_material_board
+
+LOGIC = Path(exact.__file__).resolve().parent
+
+
+@pytest.fixture(autouse=True)
+def _fresh_exact_cache():
+    exact.clear_cache()
+    yield
+
+
+def _x_wdl(tb: chess.syzygy.Tablebase, board: chess.Board, x: chess.Color) -> int:
+    """Syzygy's WDL from X's point of view (the table answers for the side to move)."""
+    wdl = tb.probe_wdl(board)
+    return wdl if board.turn == x else -wdl
+
+
+# --------------------------------------------------------------------------- Syzygy
+
+MATERIALS = [("P", ""), ("", "p"), ("PP", ""), ("", "pp"), ("P", "p")]
+
+
+@pytest.mark.parametrize("white,black", MATERIALS)
+def test_blocked_is_never_a_syzygy_win(white: str, black: str, syzygy_dir) -> None:
+    """Thousands of random positions, either side to move, each side with pawns as X:
+    ``blocked=True`` never where the table says X wins."""
+    rng = random.Random(f"{white}v{black}")
+    checked = blocked = 0
+    with chess.syzygy.open_tablebase(str(syzygy_dir)) as tb:
+        for _ in range(700):
+            board = random_material_board(rng, white, black)
+            for x in chess.COLORS:
+                if not board.pawns & board.occupied_co[x]:
+                    continue
+                r = exact.solve(board, x, pv=False)
+                assert r.status != "unknown", board.fen()
+                checked += 1
+                if r.blocked:
+                    blocked += 1
+                    assert _x_wdl(tb, board, x) <= 0, (board.fen(), x, r)
+                else:  # X forces a promotion or mate: it may still not win the game
+                    assert r.blocked is False
+    assert checked >= 700 and blocked > 10
+
+
+def test_syzygy_wins_all_break_through(syzygy_dir) -> None:
+    """Winning needs a promotion or a mate, so a Syzygy win is never blocked (the other
+    direction of the same check, on positions the table calls won)."""
+    rng = random.Random(5)
+    wins = 0
+    with chess.syzygy.open_tablebase(str(syzygy_dir)) as tb:
+        for _ in range(300):
+            board = random_material_board(rng, "P", "p")
+            for x in chess.COLORS:
+                if _x_wdl(tb, board, x) > 0:
+                    wins += 1
+                    assert exact.solve(board, x, pv=False).blocked is False, board.fen()
+    assert wins > 50
+
+
+# --------------------------------------------------------------------------- known
+
+KNOWN = [
+    # (FEN, X, blocked, first move of the PV)
+    ("8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - -", chess.WHITE, False, "a1b1"),  # Fine #70
+    ("4k3/8/8/p1p1p1p1/P1P1P1P1/2P5/8/4K3 w - -", chess.WHITE, True, None),  # paper 5
+    ("5k2/8/8/1p2p1p1/1P2P1P1/8/5P2/3K4 w - -", chess.WHITE, True, None),  # paper 16
+]
+
+
+@pytest.mark.parametrize("fen,x,blocked,first", KNOWN)
+def test_known_positions(fen: str, x: chess.Color, blocked: bool, first: str | None) -> None:
+    r = exact.solve(chess.Board(fen), x)
+    assert r.blocked is blocked, r
+    if first is not None:
+        assert r.pv[0] == first and r.ends == "promotion"
+
+
+def test_paper_diagram_14_breaks_with_h5() -> None:
+    board = chess.Board("8/2k5/6p1/p1p1p1p1/P1P1P1PP/8/5K2/8 w - -")
+    r = exact.solve(board, chess.WHITE, max_seconds=30)
+    assert r.status == "breaks" and r.pv[0] == "h4h5" and r.ends == "promotion"
+
+
+def test_black_breaks_through_only_with_b6xa5() -> None:
+    fen = "k7/8/1p6/P4p1p/1p1p1P1p/1P1P3P/6K1/8 b - - 0 1"
+    board = chess.Board(fen)
+    r = exact.solve(board, chess.BLACK, max_seconds=30)
+    assert r.status == "breaks" and r.pv[0] == "b6a5"
+    # every other first move holds for White
+    for mv in list(board.legal_moves):
+        if mv.uci() == "b6a5":
+            continue
+        board.push(mv)
+        assert exact.solve(board, chess.BLACK, max_seconds=30).blocked is True, mv.uci()
+        board.pop()
+
+
+def test_en_passant_decides() -> None:
+    """Black has just played d7-d5: cxd6 e.p. makes a runner; without the e.p. square
+    the same placement is held."""
+    with_ep = chess.Board("8/8/8/k1Pp2K1/8/8/8/8 w - d6 0 1")
+    assert with_ep.has_legal_en_passant()
+    r = exact.solve(with_ep, chess.WHITE)
+    assert r.status == "breaks" and r.pv[0] == "c5d6"
+    without = chess.Board("8/8/8/k1Pp2K1/8/8/8/8 w - - 0 1")
+    assert exact.solve(without, chess.WHITE).blocked is True
+    # and from the other side: Black to move after White's c2-c4 may take e.p.
+    mirror = with_ep.mirror()
+    assert exact.solve(mirror, chess.BLACK).pv[0] == "c4d3"
+
+
+def test_mate_and_forced_defender_promotion() -> None:
+    mate = exact.solve(chess.Board("7k/5K1p/6P1/8/8/8/8/8 w - - 0 1"), chess.WHITE)
+    assert (mate.status, mate.ends, mate.plies, mate.pv) == ("breaks", "mate", 1, ("g6g7",))
+    forced = exact.solve(chess.Board("k7/2K5/1P6/8/8/8/1p6/8 b - - 0 1"), chess.WHITE)
+    assert (forced.ends, forced.plies) == ("defender-promotion", 1)
+
+
+def test_errors() -> None:
+    with pytest.raises(ValueError, match="8/8/8/8/8/8/8/KQk5"):
+        exact.solve(chess.Board("8/8/8/8/8/8/8/KQk5 w - - 0 1"), chess.WHITE)
+    with pytest.raises(exact.ExactError, match="illegal"):
+        exact.solve(chess.Board("8/8/8/8/8/8/8/Kk6 w - - 0 1"), chess.WHITE)
+    with pytest.raises(ValueError, match="method"):
+        exact.solve(chess.Board("8/8/8/8/8/8/4P3/K1k5 w - - 0 1"), chess.WHITE, method="x")
+
+
+# --------------------------------------------------------------------------- PV
+
+
+def _forces(board: chess.Board, x: chess.Color, n: int, memo: dict) -> bool:
+    """Brute force: can X force the target (a promotion by either side, or D mated)
+    within ``n`` plies?"""
+    key = (board._transposition_key(), n)
+    if key in memo:
+        return memo[key]
+    moves = list(board.legal_moves)
+    if not moves:
+        res = board.turn != x and board.is_check()
+    elif n == 0:
+        res = False
+    elif board.turn == x:
+        res = False
+        for mv in moves:
+            if mv.promotion:
+                res = True
+                break
+            board.push(mv)
+            res = _forces(board, x, n - 1, memo)
+            board.pop()
+            if res:
+                break
+    else:
+        res = True
+        for mv in moves:
+            if mv.promotion:
+                continue
+            board.push(mv)
+            res = _forces(board, x, n - 1, memo)
+            board.pop()
+            if not res:
+                break
+    memo[key] = res
+    return res
+
+
+def _replay(fen: str, r: exact.ExactResult) -> chess.Board:
+    board = chess.Board(fen)
+    for i, uci in enumerate(r.pv):
+        mv = chess.Move.from_uci(uci)
+        assert mv in board.legal_moves, (fen, r.pv, i)
+        board.push(mv)
+    return board
+
+
+SHORT = [
+    ("8/8/4P3/8/8/k7/8/4K3 b - - 0 1", chess.WHITE),
+    ("k7/2K5/8/1P6/8/8/8/8 w - - 0 1", chess.WHITE),
+    ("2K3k1/8/1P6/8/4p3/8/8/8 b - - 0 1", chess.WHITE),
+    ("2K3k1/8/1P6/8/4p3/8/8/8 b - - 0 1", chess.BLACK),
+    ("3k4/8/P5K1/8/8/8/8/8 b - - 0 1", chess.WHITE),
+    ("7k/5K1p/6P1/8/8/8/8/8 w - - 0 1", chess.WHITE),
+    ("k7/2K5/1P6/8/8/8/1p6/8 b - - 0 1", chess.WHITE),
+]
+
+
+@pytest.mark.parametrize("fen,x", SHORT)
+def test_pv_is_fastest_by_brute_force(fen: str, x: chess.Color) -> None:
+    """The PV is legal, ends the blockage on its last ply, and its length is the least
+    number of plies in which X forces the target (brute-force AND/OR search)."""
+    r = exact.solve(chess.Board(fen), x)
+    assert r.status == "breaks" and r.plies == len(r.pv)
+    end = _replay(fen, r)
+    last = chess.Move.from_uci(r.pv[-1])
+    assert last.promotion is not None or end.is_checkmate()
+    assert _forces(chess.Board(fen), x, r.plies, {})
+    assert not _forces(chess.Board(fen), x, r.plies - 1, {})
+
+
+def test_pvs_replay_on_random_breakthroughs(syzygy_dir) -> None:
+    rng = random.Random(8)
+    seen = 0
+    for _ in range(120):
+        board = random_material_board(rng, "PP", "p")
+        for x in chess.COLORS:
+            r = exact.solve(board, x)
+            if r.status != "breaks":
+                continue
+            seen += 1
+            end = _replay(board.fen(), r)
+            mover = not end.turn  # who made the last move
+            last = chess.Move.from_uci(r.pv[-1])
+            if r.ends == "mate":
+                assert end.is_checkmate() and mover == x
+            else:
+                assert last.promotion is not None
+                assert (mover == x) == (r.ends == "promotion")
+    assert seen > 60
+
+
+# --------------------------------------------------------------------------- cross-checks
+
+
+def _near_fortress(rng: random.Random) -> chess.Board:
+    """Rams on most files of a wing or the board, a loose pawn maybe, 3-7 pawns a side."""
+    while True:
+        board = chess.Board(None)
+        base = rng.randint(2, 4)
+        files = rng.choice([range(8), range(5), range(3, 8), range(2, 7)])
+        for f in files:
+            if rng.random() < 0.8:
+                r = min(5, max(1, base + rng.randint(-1, 1)))
+                board.set_piece_at(chess.square(f, r), chess.Piece(chess.PAWN, chess.WHITE))
+                board.set_piece_at(chess.square(f, r + 1), chess.Piece(chess.PAWN, chess.BLACK))
+        for _ in range(rng.randint(0, 1)):
+            s = rng.randint(8, 55)
+            if board.piece_at(s) is None:
+                board.set_piece_at(s, chess.Piece(chess.PAWN, rng.random() < 0.5))
+        free = [s for s in range(64) if board.piece_at(s) is None]
+        wk, bk = rng.sample(free, 2)
+        board.set_piece_at(wk, chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(bk, chess.Piece(chess.KING, chess.BLACK))
+        board.turn = rng.random() < 0.5
+        counts = [chess.popcount(board.pawns & board.occupied_co[c]) for c in chess.COLORS]
+        if board.is_valid() and all(3 <= n <= 7 for n in counts):
+            return board
+
+
+def test_shortcuts_agree_with_the_full_game() -> None:
+    """The restricted games, the partial expansions and the whole DAG never contradict
+    each other wherever two of them decide; the cache and the colour-flipped mirror
+    change nothing.  (Small structure budgets: many stay unknown.)"""
+    rng = random.Random(3)
+    pairs = {m: 0 for m in ("kings", "nopush", "bounds", "full")}
+    for _ in range(150):
+        board = _near_fortress(rng)
+        x = rng.choice(chess.COLORS)
+        auto = exact.solve(board, x, max_structures=1500, pv=False)
+        if auto.status == "unknown":
+            continue
+        for method in pairs:
+            r = exact.solve(board, x, method=method, pv=False,
+                            max_structures=3000 if method == "full" else 800)
+            if r.status != "unknown":
+                pairs[method] += 1
+                assert r.blocked == auto.blocked, (board.fen(), x, method)
+        exact.clear_cache()
+        fresh = exact.solve(board, x, use_cache=False, max_structures=1500, pv=False)
+        assert fresh.status in ("unknown", auto.status), board.fen()
+        mirror = exact.solve(board.mirror(), not x, max_structures=1500, pv=False)
+        assert mirror.status in ("unknown", auto.status), board.fen()
+    assert min(pairs.values()) >= 5 and pairs["bounds"] >= 20, pairs
+
+
+def test_runner_bound_is_below_the_exact_tables() -> None:
+    """Every state the runner bound claims is an exact win."""
+    rng = random.Random(12)
+    tested = tries = 0
+    while tested < 40 and tries < 4000:
+        tries += 1
+        sq = rng.sample(range(8, 56), 5)
+        xp = sum(1 << s for s in sq[:2])
+        dp = sum(1 << s for s in sq[2:])
+        run = er.runner(xp, dp)
+        if run is None:
+            continue
+        res = exact.solve_bitboards(xp, dp, 0, 63, chess.WHITE, None, chess.WHITE,
+                                    method="full", pv=False)
+        assert res.status != "unknown"
+        t = exact_dag.cached_tables(et.FULL, (xp, dp))
+        if t is None:  # not exact on every state: only the reached ones were solved
+            continue
+        assert run[0] & ~(t.wgood & et.legal_masks(xp, dp).w) == 0, (xp, dp)
+        assert run[1] & ~t.b == 0, (xp, dp)
+        tested += 1
+    assert tested == 40, (tested, tries)
+
+
+def test_king_maps() -> None:
+    board = chess.Board("4k3/8/8/p1p1p1p1/P1P1P1P1/2P5/8/4K3 w - -")
+    r = exact.solve(board, chess.WHITE)
+    assert r.blocked and r.king_map >> chess.E8 & 1
+    fine = chess.Board("8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - -")
+    r = exact.solve(fine, chess.WHITE)
+    assert r.king_map >> chess.A1 & 1  # from where White's king stands
+
+
+# --------------------------------------------------------------------------- budget
+
+
+def test_tiny_budget_is_unknown_never_wrong() -> None:
+    board = chess.Board("8/2k5/6p1/p1p1p1p1/P1P1P1PP/8/5K2/8 w - -")
+    r = exact.solve(board, chess.WHITE, max_structures=5)
+    assert (r.status, r.blocked, r.pv) == ("unknown", None, ())
+    assert exact.solve(board, chess.WHITE, max_seconds=0.0).status == "unknown"
+
+
+def test_cancel_gives_unknown() -> None:
+    board = chess.Board("6k1/pp3pp1/7p/4p3/8/P1P1P2P/5PP1/6K1 b - - 0 32")
+    calls = []
+
+    def cancel() -> bool:
+        calls.append(1)
+        return len(calls) > 2
+
+    r = exact.solve(board, chess.WHITE, cancel=cancel)
+    assert r.status == "unknown" and len(calls) == 3
+
+
+def test_cache_is_capped_and_clearable() -> None:
+    exact.solve(chess.Board("8/8/8/8/8/2k5/4P3/4K3 w - - 0 1"), chess.WHITE)
+    info = exact.cache_info()
+    assert 0 < info["structures"] <= info["limit"]
+    exact.clear_cache()
+    assert exact.cache_info()["structures"] == 0
+
+
+def test_logic_never_imports_the_viewer() -> None:
+    for path in LOGIC.glob("exact*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            for name in names:
+                assert not name.startswith(("pygame", "viewer")), (path.name, name)

@@ -221,6 +221,6 @@ def _group_caption(group: str) -> str:
 def help_lines(extra: Iterable[tuple[str, str]] = ()) -> tuple[tuple[str, str], ...]:
     """``(keys, words)`` lines of the help overlay: ``extra`` (the mouse gestures) first,
     then one line per help group of the action table, with the keys bound to it."""
-    methods = " / ".join(m.label for m in logic.STATIC_METHODS.values())
+    methods = " / ".join(m.label for m in logic.METHODS.values())
     return (*extra, *((caption or _group_caption(group), words.replace("{methods}", methods))
                       for group, (caption, words) in GROUPS.items()))

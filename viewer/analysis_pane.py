@@ -1,7 +1,9 @@
 """The analysis pane: pawnfence's search with and without detection and the UCI engine,
 side by side (stacked when the pane is narrow), each with its score, depth and line in
 SAN, the arrow style that shows its best move on the board, and a button that plays
-its line move by move on the board (the detector re-runs at each position).  The time
+its line move by move on the board (the detector re-runs at each position); under them
+the exact prover's verdict for both sides (a sign in front of each: ½ proved, ! breaks
+through, ? unknown).  The time
 per search is adjustable (− / +); an illegal position is never analysed and the pane
 says why (:mod:`viewer.analysis`).
 """
@@ -13,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import chess
 import pygame
 
+from viewer.analysis import EXACT_SECONDS
 from viewer.components import PaneButton, wheel_steps
 from viewer.render import ARROW_STYLES
 from viewer.text import san_line, score_text
@@ -24,7 +27,26 @@ if TYPE_CHECKING:
     from viewer.render import Painter
     from viewer.state import ViewerState
 
-__all__ = ["AnalysisPane", "COLUMNS", "line_of_source"]
+__all__ = ["AnalysisPane", "COLUMNS", "line_of_source", "exact_lines"]
+
+#: the sign in front of an exact verdict, by its code (shape, not only colour)
+EXACT_SIGNS = {"proved": "½", "breaks": "!", "unknown": "?"}
+
+
+def exact_lines(result: AnalysisResult | None) -> list[tuple[str, str]]:
+    """The exact prover's part of the pane: ``(text, style)`` lines, a title then one
+    line per side (or what it is doing)."""
+    if result is None:
+        return []
+    title = (f"exact prover ({EXACT_SECONDS:g} s a side): can a side force a promotion "
+             "or mate?", "title")
+    if result.exact is None:
+        if not result.searchable:
+            return [title, ("kings and pawns only" if result.legal else "not analysed",
+                            "muted")]
+        return [title, ("proving …" if not result.done else "no answer", "muted")]
+    return [title, *((f"{EXACT_SIGNS.get(str(d.get('code')), '?')} {d.get('headline', '')}",
+                      "text") for d in result.exact)]
 
 
 class Column(NamedTuple):
@@ -153,6 +175,9 @@ class AnalysisPane:
             y = put(san, "text", x, y + 2, col_w) + 8
         if wide:
             y = max(y, max(t[2][1] for t in texts) + px * 2)
+        for text, style in exact_lines(r):
+            y = put(text, style, x0, y, w - 12)
+        y += 6
         for message in (r.messages if r is not None else ()):
             y = put(message, "warn", x0, y, w - 12)
         self._texts, self.buttons = texts, buttons

@@ -102,6 +102,28 @@ LISTINGS: dict[str, Listing] = {
               "ends rammed", ("classify",)),
         _L(1, "return the verdict", ("verdict",)),
     )),
+    "exact": Listing("Exact: retrograde analysis over the pawn-structure DAG (after "
+                     "Stockfish's former bitbase.cpp)", (
+        _L(0, "exact(position), X to win (a promotion by either side, or mate):"),
+        _L(1, "S ← the pawn structures reachable from here  # pawns never go back: a DAG"),
+        _L(1, "for each structure s of S, its successors first:", ("exact-structure",)),
+        _L(2, "state ← (X's king, D's king, side to move): 2 × 64 × 64 per structure"),
+        _L(2, "WIN ← states whose pawn move or capture reaches a won successor, or that "
+              "promote or mate now"),
+        _L(2, "repeat until nothing changes:  # retrograde, as bitbase.cpp"),
+        _L(3, "X to move: WIN += states with some king move into WIN"),
+        _L(3, "D to move: WIN += states whose every move leads into WIN"),
+        _L(2, "cache s's tables  # the paper's pawn hash, generalised"),
+        _L(1, "shortcuts, side by side: D's king only / D never pushes (proves a draw),"),
+        _L(2, "partial expansions with upper and lower bounds", ("exact-solve",)),
+        _L(1, "king map ← the squares of a king from which the root is won / held",
+           ("exact-kings",)),
+        _L(1, "if the root is in WIN:  # a breakthrough"),
+        _L(2, "play the line: X a move of least distance, D one of greatest",
+           ("exact-move",)),
+        _L(1, "return proved (X cannot win) / breaks (the line) / unknown (out of time)",
+           ("verdict",)),
+    )),
 }
 
 

@@ -231,6 +231,13 @@ class ViewerState:
                            f"structures, {p.seconds():.1f} s")
         return True
 
+    def retry_proof(self) -> bool:
+        """R: prove again after a cancel or a failure; True if a proof started."""
+        if not self.proof_note:
+            return False
+        self.analyse(keep=True)
+        return True
+
     def poll_proof(self) -> bool:
         """Put the background proof's finished results in place when they are for the
         board, method and side on show (stale ones are dropped); True if anything
@@ -417,7 +424,7 @@ class ViewerState:
         elif self.projector:
             self.projector = False
         elif self.cancel_proof():
-            self.say("Proof cancelled: edit the board, or choose the method again, to retry")
+            self.say("Proof cancelled: R proves again")
         elif self.line is not None:
             self.stop_line()
         else:

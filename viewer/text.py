@@ -165,8 +165,7 @@ def proof_banner(method: str, progress: Any, note: str) -> Banner:
             Block("Esc or an edit cancels; the board stays editable", "sub")))
     if note:
         return Banner("na", (Block(f"{name}: no verdict — {note}", "head"),
-                             Block("Edit the board, or choose the method again, to retry",
-                                   "sub")))
+                             Block("R proves again; an edit proves the new board", "sub")))
     return Banner("busy", (Block(f"{name}: starting …", "head"),))
 
 

@@ -161,6 +161,7 @@ def test_progress_in_the_banner_and_the_board_stays_editable(home) -> None:
     assert b.kind == "busy" and b.head.startswith("Exact: proving for White … ")
     assert " structures, " in b.head and b.head.endswith(" s")
     assert "Esc or an edit cancels" in " ".join(x.text for x in b.blocks)
+    assert a.export_png() is None and "still working" in a.state.message.text
     # an edit while proving: the job is superseded, the board changed at once
     frames(a, [down(centre(a, "e8")), motion(centre(a, "d8")), up(centre(a, "d8"))])
     assert a.state.editor.board.king(chess.BLACK) == chess.D8
@@ -342,7 +343,7 @@ def test_analysis_pane_shows_the_exact_verdicts_of_both_sides(home) -> None:
     texts = [t for t, _style, _pos in a.pane._texts]
     assert any(t.startswith("½ White cannot win — proved") for t in texts), texts
     assert any(t.startswith("½ Black cannot win — proved") for t in texts)
-    assert any(t.startswith("exact prover (3 s a side)") for t in texts)
+    assert any(t.startswith("exact prover, 3 s a side") for t in texts)
     a.close()
 
 

@@ -268,8 +268,12 @@ class Exporter:
 
     def export(self, kind: str, path: str | Path | None = None) -> Path | None:
         """Write what the window shows as ``kind`` to ``path`` (default:
-        :meth:`default_path`; a missing suffix is added); None after an error."""
+        :meth:`default_path`; a missing suffix is added); None after an error, or while
+        a background proof has no verdict yet."""
         s = self.state
+        if s.verdict is None and s.proving() is not None:
+            s.say("The prover is still working: export when its verdict is in (Esc cancels)")
+            return None
         path = Path(path) if path else self.default_path(kind)
         if path.suffix.lower() != KINDS[kind]:
             path = path.with_name(path.name + KINDS[kind])

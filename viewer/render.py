@@ -603,12 +603,19 @@ class Painter:
             uci = chess.Move(a, b).uci()
         except (ValueError, IndexError):
             return
-        _left, _top, sq = board_geometry(rect)
         c = self.colours
         self.render_arrows(surface, rect, [uci], flipped=flipped, colour=c["arrow_line"],
                            style="edged")
-        if not label:
+        self.arrow_label(surface, rect, arrow, flipped=flipped)
+
+    def arrow_label(self, surface: pygame.Surface, rect: pygame.Rect,
+                    arrow: tuple[int, int, str], *, flipped: bool = False) -> None:
+        """The label of :meth:`labelled_arrow` alone (the window draws it again over
+        the analysis's arrows)."""
+        a, _b, label = arrow
+        if not label or not 0 <= a < 64:
             return
+        _left, _top, sq = board_geometry(rect)
         font = self.fonts.get(max(11, sq // 4), "bold")
         pill = self._cached(("sanpill", label, font.get_height()),
                             lambda: self._san_pill(label, font))

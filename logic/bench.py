@@ -125,7 +125,12 @@ def run_bench(args: argparse.Namespace, out: TextIO) -> int:
 
         return run_exact_bench(args, out)
     if args.scan:
-        r = measure_scan(args.scan)
+        try:
+            r = measure_scan(args.scan)
+        except OSError as exc:
+            print(f"pawnfence: cannot read {exc.filename or ''}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return 2
         if args.json:
             out.write(json.dumps(r) + "\n")
             return 0
@@ -167,19 +172,23 @@ def measure_scan(paths: list[str]) -> dict[str, float]:
     positions) plus classification by both methods for both sides (no engine); the
     best of seven rounds of each (one round takes about 0.04 s, so fewer rounds leave
     the few-percent difference inside the noise)."""
-    import chess.pgn
+    from logic.scan import classify_item, iter_games, read_items
 
-    from logic.scan import classify_item, read_items
+    for p in paths:  # a missing file, a folder, a FIFO: OSError before any timing
+        open_text(Path(p)).close()
 
     def replay() -> int:
         plies = 0
         for p in paths:
             with open_text(Path(p)) as fh:
-                while (game := chess.pgn.read_game(fh)) is not None:
-                    board = game.board()
-                    for move in game.mainline_moves():
-                        board.push(move)
-                        plies += 1
+                for _n, _where, game in iter_games(Path(p), fh, []):  # as the scan reads
+                    try:
+                        board = game.board()
+                        for move in game.mainline_moves():
+                            board.push(move)
+                            plies += 1
+                    except (AssertionError, ValueError):  # a bad FEN header, a bad move
+                        continue
         return plies
 
     plies = replay()

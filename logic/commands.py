@@ -14,18 +14,19 @@ import argparse
 import contextlib
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TextIO
 
 import chess
 
 import logic
 from logic.position import PositionError, bounded_lines, iter_epd, open_text, parse_epd_line
+from logic.search import MAX_DEPTH
 from logic.textboard import LEGEND, text_board
 from logic.uci import check_seconds
 
 __all__ = ["add_commands", "classify_lines", "board_from_args", "SIDES", "seconds_arg",
-           "positive_int"]
+           "positive_int", "int_range", "MAX_JOBS", "MAX_ROUNDS"]
 
 SIDES = {"white": (chess.WHITE,), "black": (chess.BLACK,), "both": (chess.WHITE, chess.BLACK)}
 
@@ -38,15 +39,29 @@ def seconds_arg(text: str) -> float:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def positive_int(text: str) -> int:
-    """An argparse type: an integer of at least 1 (and at most a billion)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if not 1 <= value <= 10**9:
-        raise argparse.ArgumentTypeError(f"expected a number from 1 to 10^9, got {text!r}")
-    return value
+def int_range(lo: int, hi: int, shown_hi: str = "") -> Callable[[str], int]:
+    """An argparse type: a whole number from ``lo`` to ``hi`` (``shown_hi``: how the
+    message writes ``hi``)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"expected a number from {lo} to "
+                                             f"{shown_hi or hi}, got {text!r}")
+        return value
+
+    return parse
+
+
+#: an argparse type: an integer of at least 1 (and at most a billion)
+positive_int = int_range(1, 10**9, "10^9")
+#: the most worker processes ``--jobs`` starts (never more than there is work for)
+MAX_JOBS = 256
+#: the most timing rounds of ``bench --rounds``
+MAX_ROUNDS = 1000
 
 
 def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.ArgumentParser]:
@@ -75,7 +90,8 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
                                            "(blockage at every node)")
     s.add_argument("fen", nargs="+")
     limit = s.add_mutually_exclusive_group()
-    limit.add_argument("--depth", type=positive_int, help="search to this many plies")
+    limit.add_argument("--depth", type=int_range(1, MAX_DEPTH),
+                       help=f"search to this many plies (1 to {MAX_DEPTH})")
     limit.add_argument("--time", type=seconds_arg,
                        help="search for this many seconds (default 2)")
     s.add_argument("--no-blockage", action="store_true", help="switch the detector off")
@@ -87,7 +103,8 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
     sc.add_argument("inputs", nargs="+", metavar="INPUT")
     sc.add_argument("--engine", help="a UCI engine to evaluate every position")
     sc.add_argument("--engine-time", type=seconds_arg, default=0.1, help="seconds per position")
-    sc.add_argument("--jobs", type=positive_int, help="worker processes (default: all cores)")
+    sc.add_argument("--jobs", type=int_range(1, MAX_JOBS),
+                    help="worker processes (default: all cores)")
     sc.add_argument("--out", default="scan-out", help="output folder, created with its parents "
                     "if missing (default: scan-out)")
     sc.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster (pip install "
@@ -103,7 +120,8 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
     x.add_argument("--limit", type=positive_int, help="only the first N positions")
     x.add_argument("--methods", help="comma-separated detecting methods (default: every one "
                    "in the registry that is cheap enough for a search node)")
-    x.add_argument("--jobs", type=positive_int, help="worker processes (default: all cores)")
+    x.add_argument("--jobs", type=int_range(1, MAX_JOBS),
+                   help="worker processes (default: all cores)")
     x.add_argument("--out", help="folder for the resumable runs (default: "
                    "experiment-out/FILE-STEM), created if missing")
     x.add_argument("--exact", type=seconds_arg, metavar="SECONDS",
@@ -115,8 +133,8 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
 
     b = parsers["bench"] = sub.add_parser("bench", help="detector throughput beside "
                                           "python-chess's FEN parse")
-    b.add_argument("--rounds", type=positive_int, default=7,
-                   help="timing rounds (best is reported)")
+    b.add_argument("--rounds", type=int_range(1, MAX_ROUNDS), default=7,
+                   help=f"timing rounds, at most {MAX_ROUNDS} (best is reported)")
     b.add_argument("--file", help="EPD/FEN file to time instead of the built-in set")
     b.add_argument("--json", action="store_true")
     b.add_argument("--scan", nargs="+", metavar="PGN",

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from collections.abc import Iterable, Sequence
@@ -79,17 +80,40 @@ def _exact(board: chess.Board, seconds: float) -> dict[str, str]:
     return out
 
 
+def _count(x: Any) -> bool:
+    """A whole number a 64-bit counter holds (10**400 is JSON, but no count)."""
+    return isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 2**63
+
+
+def _finite(x: Any) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
+
+
 def _row_problem(row: Any) -> str:
+    """Why a line of ``runs.jsonl`` is not a well-formed row ("" when it is): a FEN, a
+    positive time, every run's counts whole and not negative, its score whole, its time
+    finite and not negative, the exact statuses (if any) text."""
     if not isinstance(row, dict):
         return f"a JSON {type(row).__name__}, not an object"
     if not isinstance(row.get("fen"), str) or not isinstance(row.get("runs"), dict):
         return "'fen' or 'runs' missing or mistyped"
+    try:
+        chess.Board(row["fen"])
+    except ValueError:
+        return "'fen' is not a FEN"
     for setting, run in row["runs"].items():
-        if not isinstance(run, dict) or not all(isinstance(run.get(k), int | float) for k in
-                                                ("nodes", "blockages", "score", "elapsed")):
+        if not isinstance(run, dict) or not all(_count(run.get(k)) for k in
+                                                ("nodes", "blockages", "depth")) \
+                or isinstance(run.get("score"), bool) or not isinstance(run.get("score"), int) \
+                or not abs(run["score"]) < 2**63 \
+                or not _finite(run.get("elapsed")) or run["elapsed"] < 0:
             return f"run {setting!r} malformed"
-    if not isinstance(row.get("seconds"), int | float):
-        return "'seconds' missing"
+    if not _finite(row.get("seconds")) or row["seconds"] <= 0:
+        return "'seconds' missing or not a positive number"
+    exact = row.get("exact", {"white": "", "black": ""})
+    if not isinstance(exact, dict) or not all(isinstance(exact.get(s), str)
+                                              for s in ("white", "black")):
+        return "'exact' malformed"
     return ""
 
 
@@ -141,7 +165,9 @@ def _rows(todo: list[str], seconds: float, settings: tuple[str, ...], exact_seco
         return
     import multiprocessing as mp
 
-    with mp.get_context("spawn").Pool(jobs, initializer=_ignore_sigint) as pool:
+    # never more processes than positions (a huge --jobs must not start thousands)
+    with mp.get_context("spawn").Pool(min(jobs, len(tasks)),
+                                      initializer=_ignore_sigint) as pool:
         yield from pool.imap(_task, tasks)
 
 
@@ -217,9 +243,16 @@ def run_experiment(args: argparse.Namespace, out: TextIO) -> int:
         return 2
     settings = ["off", *methods]
     out_dir = Path(args.out) if args.out else Path("experiment-out") / Path(path).stem
-    rows = experiment([b.fen() for b in boards], args.time, settings, out_dir=out_dir,
-                      jobs=args.jobs or os.cpu_count() or 1, exact_seconds=args.exact or 0.0,
-                      progress=None if args.quiet else sys.stderr)
+    try:
+        rows = experiment([b.fen() for b in boards], args.time, settings, out_dir=out_dir,
+                          jobs=args.jobs or os.cpu_count() or 1,
+                          exact_seconds=args.exact or 0.0,
+                          progress=None if args.quiet else sys.stderr)
+    except OSError as exc:  # a read-only or full disk: the rows written so far are kept
+        print(f"pawnfence: experiment failed: cannot write {exc.filename or out_dir}: "
+              f"{exc.strerror or exc} (the finished positions are kept: the same command "
+              "resumes)", file=sys.stderr)
+        return 2
     t = table(rows, settings)
     if args.json:
         out.write(json.dumps({"file": str(path), "seconds": args.time, "table": t}) + "\n")

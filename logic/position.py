@@ -13,6 +13,7 @@ import gzip
 import io
 import os
 import stat
+import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple, TextIO
@@ -58,7 +59,7 @@ def parse_epd_line(text: str) -> tuple[chess.Board, dict[str, object]]:
             board = chess.Board(" ".join(fields[:6]))
             return board, {}
         board = chess.Board()
-        ops = board.set_epd(" ".join(fields))
+        ops = {k: _plain(board, v) for k, v in board.set_epd(" ".join(fields)).items()}
     except (ValueError, IndexError) as exc:
         # "FEN; free comment" (common in hand-made EPD files): the position before
         # the first semicolon, with the comment kept as c0.
@@ -70,6 +71,17 @@ def parse_epd_line(text: str) -> tuple[chess.Board, dict[str, object]]:
                 pass
         raise PositionError(text, f"not a FEN or EPD position ({exc})") from None
     return board, ops
+
+
+def _plain(board: chess.Board, value: object) -> object:
+    """An EPD operand as plain data (JSON-ready): python-chess reads an unquoted operand
+    that looks like a move (``id Kb1;``) as a ``Move``: a single move becomes its SAN
+    (as written), a list of moves (``pv``, ``bm``) UCI strings."""
+    if isinstance(value, chess.Move):
+        return board.san(value) if board.is_legal(value) else value.uci()
+    if isinstance(value, list):
+        return [m.uci() if isinstance(m, chess.Move) else m for m in value]
+    return value
 
 
 def iter_epd(lines: Iterable[str]) -> Iterator[tuple[int, chess.Board | PositionError,
@@ -132,9 +144,10 @@ def bounded_lines(fh: TextIO, limit: int = MAX_LINE) -> Iterator[str]:
     """The lines of ``fh``, none much longer than ``limit`` characters: a longer line is
     cut after ``limit`` characters and marked, its rest skipped (a reader never holds an
     unbounded line in memory; :func:`iter_epd` keeps the position and reports the cut).
-    After about 50 M characters of one line the reading stops with a ``ValueError``."""
+    After about 50 M characters of one line the reading stops with a ``ValueError``, as it
+    does for a damaged ``.gz`` (cut short, not gzip at all)."""
     while True:
-        line = fh.readline(limit + 1)
+        line = _readline(fh, limit + 1)
         if not line:
             return
         if len(line) <= limit or line.endswith("\n"):
@@ -142,7 +155,7 @@ def bounded_lines(fh: TextIO, limit: int = MAX_LINE) -> Iterator[str]:
             continue
         size = len(line)
         while True:
-            rest = fh.readline(1 << 20)
+            rest = _readline(fh, 1 << 20)
             size += len(rest)
             if not rest or rest.endswith("\n"):
                 break
@@ -152,6 +165,14 @@ def bounded_lines(fh: TextIO, limit: int = MAX_LINE) -> Iterator[str]:
 
 
 _LONG = "\x00pawnfence-long-line:"
+
+
+def _readline(fh: TextIO, size: int) -> str:
+    """``fh.readline(size)`` with a damaged compressed stream as a ``ValueError``."""
+    try:
+        return fh.readline(size)
+    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        raise ValueError(f"damaged compressed file ({exc})") from None
 
 
 class EpdEntry(NamedTuple):

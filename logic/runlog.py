@@ -26,9 +26,11 @@ def shown(text: str, limit: int = 200) -> str:
 def load_rows(path: Path, problem: Callable[[Any], str], errors: list[str]
               ) -> list[dict[str, Any]]:
     """The rows of the JSON-lines file ``path`` (none if it does not exist).  A torn last
-    line (no newline: a killed writer) is cut off the file; a line that is not JSON, or
-    that ``problem(row)`` rejects (it returns why, or ``""`` for a good row), is reported
-    in ``errors`` as ``PATH:N: set aside, WHY: LINE`` and skipped."""
+    line (no newline: a killed writer) is cut off the file; a line that is not strict
+    JSON (UTF-8, no NaN or Infinity), or that ``problem(row)`` rejects (it returns why,
+    or ``""`` for a good row), is reported in ``errors`` as ``PATH:N: set aside, WHY:
+    LINE`` and skipped.  Lines end at ``"\n"`` only (never at a U+2028 or a ``"\x1c"``
+    inside a line)."""
     if not path.is_file():
         return []
     data = path.read_bytes()
@@ -37,19 +39,27 @@ def load_rows(path: Path, problem: Callable[[Any], str], errors: list[str]
         with open(path, "r+b") as fh:
             fh.truncate(keep)
     rows = []
-    for n, line in enumerate(data[:keep].decode("utf-8", errors="replace").splitlines(), 1):
+    for n, raw in enumerate(data[:keep].split(b"\n")[:-1], 1):  # lines end at "\n" only
         try:
-            row = json.loads(line)
+            row = json.loads(raw.decode("utf-8"), parse_constant=_not_json)
             why = problem(row)
+        except UnicodeDecodeError:
+            why = "bytes that are not UTF-8"
         except ValueError as exc:
             why = f"not JSON ({exc})"
         except RecursionError:
             why = "JSON nested too deeply"
         if why:
+            line = raw.decode("utf-8", errors="replace")
             errors.append(f"{path}:{n}: set aside, {why}: {shown(line)}")
             continue
         rows.append(row)
     return rows
+
+
+def _not_json(name: str) -> None:
+    """``NaN``, ``Infinity``: Python's json reads them, no JSON writer writes them."""
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def carried_notes(log: Path) -> list[str]:

@@ -39,8 +39,8 @@ from logic.position import open_text, read_epd
 from logic.runlog import Progress, carried_notes, load_rows
 from logic.uci import Engine, EngineError, IllegalPositionError
 
-__all__ = ["Item", "read_items", "classify_item", "categories", "scan", "ScanError", "WIN_CP",
-           "DRAW_CP"]
+__all__ = ["Item", "read_items", "iter_games", "classify_item", "categories", "scan",
+           "ScanError", "WIN_CP", "DRAW_CP"]
 
 WIN_CP = 300  # an engine score at least this (side's view), or a mate, is a win
 DRAW_CP = 50  # |score| at most this is drawish
@@ -101,11 +101,16 @@ def _epd_items(path: Path, fh: TextIO, errors: list[str]) -> Iterator[tuple[str,
                 continue
             yield board.epd(), board.fen(), {"file": str(path), "line": entry.line,
                                              "id": entry.ops.get("id")}
-    except (UnicodeDecodeError, OSError, EOFError) as exc:  # a damaged .gz, say
-        errors.append(f"{path}: stopped reading: {exc}")
+    except (UnicodeDecodeError, OSError, EOFError, ValueError) as exc:  # a damaged .gz, a
+        errors.append(f"{path}: stopped reading: {exc}")  # line without end
 
 
-def _pgn_items(path: Path, fh: TextIO, errors: list[str]) -> Iterator[tuple[str, str, dict]]:
+def iter_games(path: Path, fh: TextIO, errors: list[str]
+               ) -> Iterator[tuple[int, str, chess.pgn.Game]]:
+    """``(number, where, game)`` for every game python-chess can read from ``fh`` (``where``
+    names the file, the game's number and offset); a game it fails inside is skipped and a
+    damaged file (bad bytes, a cut ``.gz``) ends the reading, each with a line in
+    ``errors``.  The one game reader of ``scan`` and ``bench --scan``."""
     import logging
 
     logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)  # errors.log has them
@@ -132,7 +137,12 @@ def _pgn_items(path: Path, fh: TextIO, errors: list[str]) -> Iterator[tuple[str,
         if game is None:
             break
         game_no += 1
-        where = f"{path}: game {game_no}" + (f" (offset {offset})" if offset is not None else "")
+        yield game_no, f"{path}: game {game_no}" + (f" (offset {offset})"
+                                                    if offset is not None else ""), game
+
+
+def _pgn_items(path: Path, fh: TextIO, errors: list[str]) -> Iterator[tuple[str, str, dict]]:
+    for game_no, where, game in iter_games(path, fh, errors):
         if game.errors:
             errors.append(f"{where}: {game.errors[0]}")
         try:
@@ -247,8 +257,51 @@ def categories(result: dict[str, Any]) -> list[str]:
 
 # -- the run ---------------------------------------------------------------------------------
 
+def _is_int(x: Any) -> bool:
+    """A whole number a 64-bit integer holds (JSON allows 10**400)."""
+    return isinstance(x, int) and not isinstance(x, bool) and abs(x) < 2**63
+
+
+def _source_problem(src: Any) -> str:
+    if not isinstance(src, dict) or not isinstance(src.get("file"), str):
+        return "'source' is not an object with a 'file'"
+    if "game" in src:
+        if not (_is_int(src["game"]) and _is_int(src.get("ply")) and all(
+                isinstance(src.get(k), str) for k in ("White", "Black", "Event", "Site"))):
+            return "'source' of a game malformed"
+    elif not _is_int(src.get("line")) or not (src.get("id") is None or  # id 5; id "x";
+                                              isinstance(src["id"], str | int | float)):
+        return "'source' of a line malformed"
+    return ""
+
+
+def _engine_problem(engine: Any) -> str:
+    if engine is None:
+        return ""
+    if not isinstance(engine, dict):
+        return "'engine' is not an object"
+    if "error" in engine:
+        return "" if isinstance(engine["error"], str) else "'engine' error is not text"
+    if not all(engine.get(k) is None or _is_int(engine[k]) for k in ("cp", "mate", "depth")) \
+            or not isinstance(engine.get("pv"), list) \
+            or not all(isinstance(m, str) for m in engine["pv"]):
+        return "'engine' evaluation malformed"
+    return ""
+
+
+def _verdicts_problem(v: Any) -> str:
+    for m in logic.STATIC_METHODS:
+        for side in ("white", "black"):
+            x = v.get(m, {}).get(side) if isinstance(v.get(m), dict) else None
+            if not isinstance(x, dict) or not isinstance(x.get("blocked"), bool) or \
+                    not (x.get("rule") is None or isinstance(x["rule"], str)):
+                return f"verdict {m}/{side} malformed"
+    return ""
+
+
 def _result_problem(row: Any) -> str:
-    """Why a line of ``results.jsonl`` is not a well-formed result ("" when it is)."""
+    """Why a line of ``results.jsonl`` is not a well-formed result ("" when it is): every
+    field the scan writes, of the type it writes, and the key the FEN's position."""
     if not isinstance(row, dict):
         return f"a JSON {type(row).__name__}, not an object"
     for key, kind in (("key", str), ("fen", str), ("source", dict), ("verdicts", dict),
@@ -257,11 +310,16 @@ def _result_problem(row: Any) -> str:
             return f"{key!r} missing or not a {kind.__name__}"
     if not all(isinstance(c, str) for c in row["categories"]):
         return "'categories' holds a non-string"
+    if "engine" not in row:
+        return "'engine' missing"
     try:
-        chess.Board(row["fen"])
+        board = chess.Board(row["fen"])
     except ValueError:
         return "'fen' is not a FEN"
-    return ""
+    if board.epd() != row["key"]:
+        return "'key' is not the FEN's position"
+    return _source_problem(row["source"]) or _engine_problem(row["engine"]) or \
+        _verdicts_problem(row["verdicts"])
 
 
 def _load_done(results: Path, errors: list[str]) -> dict[str, dict[str, Any]]:
@@ -345,7 +403,9 @@ def _run(todo: list[Item], engine: str | None, engine_time: float, jobs: int | N
     import multiprocessing as mp
 
     small = [todo[i:i + 25] for i in range(0, len(todo), 25)]
-    with mp.get_context("spawn").Pool(jobs, initializer=_ignore_sigint) as pool:
+    # never more processes than shards of work (a huge --jobs must not start thousands)
+    with mp.get_context("spawn").Pool(min(jobs, len(small)),
+                                      initializer=_ignore_sigint) as pool:
         for rows in pool.imap_unordered(_shard_star, [(s, engine, engine_time) for s in small]):
             yield from rows
 

@@ -31,12 +31,14 @@ from logic.bitboards import BB_NOT_A, BB_NOT_H, front_span
 from logic.registry import get_method
 from logic.uci import check_seconds
 
-__all__ = ["SearchResult", "Searcher", "search_board", "WIN", "DECISIVE", "from_board", "Pos",
-           "TTEntry"]
+__all__ = ["SearchResult", "Searcher", "search_board", "WIN", "DECISIVE", "MAX_DEPTH",
+           "from_board", "Pos", "TTEntry"]
 
 WIN = 10_000
 DECISIVE = 5_000  # |score| above this means a forced win (promotion or KPK)
 DRAW = 0
+#: the deepest search (plies): the iterative deepening's limit and ``--depth``'s range
+MAX_DEPTH = 64
 _ALL = chess.BB_ALL
 _NOT_A = BB_NOT_A
 _NOT_H = BB_NOT_H
@@ -435,8 +437,8 @@ class Searcher:
         """Iterative deepening to ``depth`` plies (at least 1) or for about ``seconds``
         (the first iteration always completes).  Raises ``ValueError`` for a depth below
         1 or a time that is not finite and positive."""
-        if depth is not None and depth < 1:
-            raise ValueError(f"depth must be at least 1, got {depth}")
+        if depth is not None and not 1 <= depth <= MAX_DEPTH:
+            raise ValueError(f"depth must be from 1 to {MAX_DEPTH}, got {depth}")
         if seconds is not None:
             seconds = check_seconds(seconds, "search time")
         start = time.perf_counter()
@@ -444,7 +446,7 @@ class Searcher:
         self.stopped = False
         self.nodes = self.blockages = 0
         self.path = list(history or [])
-        max_depth = depth if depth is not None else 64
+        max_depth = depth if depth is not None else MAX_DEPTH
         result = SearchResult(0, 0, 0, 0, 0)
         before = -1
         deadline = self.deadline

@@ -106,6 +106,8 @@ class Engine:
                 raise EngineError(f"engine {self.path}: not found") from None
             except PermissionError:
                 raise EngineError(f"engine {self.path}: not executable") from None
+            except ValueError as exc:  # e.g. a NUL in the path
+                raise EngineError(f"engine {self.path!r}: not a usable path ({exc})") from None
             except (TimeoutError, chess.engine.EngineError, chess.engine.EngineTerminatedError,
                     OSError) as exc:
                 raise EngineError(f"engine {self.path}: does not start as a UCI engine "

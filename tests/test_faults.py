@@ -16,23 +16,12 @@ from pathlib import Path
 import chess
 import pytest
 
-from logic.position import read_epd
+from logic.position import load_boards, read_epd
 from logic.scan import ScanError, scan
 from logic.uci import Engine, EngineError, IllegalPositionError
 from tests.engines import fake_engine
-
-ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(__file__).parent / "data" / "scan"
-WIKI = "4k3/8/3pPp2/1p1P1P1p/1P5P/5P2/3K4/8 w - - 0 1"
-ENV = dict(os.environ, PYTHONPATH=str(ROOT))
-
-
-def cli(*args: str, stdin: object = subprocess.DEVNULL, timeout: float = 60,
-        stdout: object = subprocess.PIPE) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "viewer.cli", *args], cwd=ROOT, env=ENV,
-                          stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, text=True,
-                          timeout=timeout)
-
+from tests.faults import DAMAGED_LINES, ENV, MALFORMED_PGNS, ROOT, WIKI, cli
+from tests.faults import SCAN_DATA as DATA
 
 # -- streams ----------------------------------------------------------------------------------
 
@@ -113,10 +102,45 @@ def test_dev_zero_and_a_fifo_are_refused_not_waited_on(tmp_path) -> None:
     ["search", WIKI, "--time", "0"], ["search", WIKI, "--time", "-1"],
     ["search", WIKI, "--depth", "0"], ["experiment", "--time", "nan"],
     ["bench", "--rounds", "0"], ["scan", "x.epd", "--jobs", "0"],
+    # huge counts (the campaign): a search, a bench that never end, a billion processes
+    ["search", WIKI, "--depth", "1000000000"], ["bench", "--rounds", "1000000000"],
+    ["scan", "x.epd", "--jobs", "1000000000"],
 ])
 def test_numbers_are_checked_at_the_command_line(args: list[str]) -> None:
-    r = cli(*args)
+    r = cli(*args, timeout=30)
     assert r.returncode == 2 and "error: argument" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_huge_jobs_count_starts_no_more_processes_than_there_is_work(tmp_path,
+                                                                      monkeypatch) -> None:
+    """``experiment --jobs 100000`` started a pool of 100,000 processes."""
+    import multiprocessing
+
+    from logic.experiment import experiment
+
+    sizes = []
+
+    class Pool:  # records its size, works in this process
+        def __init__(self, processes: int, initializer: object = None) -> None:
+            sizes.append(processes)
+
+        def __enter__(self) -> Pool:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            pass
+
+        def imap(self, fn, tasks):
+            return map(fn, tasks)
+
+        imap_unordered = imap
+
+    monkeypatch.setattr(multiprocessing, "get_context", lambda *_a: type("C", (), {"Pool": Pool}))
+    fens = [b.fen() for b in load_boards(ROOT / "assets" / "experiment.epd", kp_only=True)[:3]]
+    experiment(fens, 0.01, ["off"], out_dir=tmp_path / "x", jobs=100_000)
+    scan([str(DATA / "games.pgn"), str(DATA / "positions.epd"), str(DATA / "selfplay.pgn.gz")],
+         tmp_path / "s", jobs=100_000, progress=None)
+    assert sizes == [3, 4]  # three positions; 84 positions in shards of 25
 
 
 def test_search_honours_a_tiny_time_limit_inside_quiescence() -> None:
@@ -157,9 +181,6 @@ def test_bench_and_experiment_refuse_bad_files(tmp_path, kind: str, command: str
     assert r.stderr.startswith("pawnfence: ") and r.stderr.count("\n") == 1
 
 
-MALFORMED_PGNS = ["g1)?", "Ke6# ) e4", "1. e4 $ 2. e5", "1. e4 (", "[Event \"x\"]\n\n1. e4 )) *"]
-
-
 @pytest.mark.parametrize("bad", MALFORMED_PGNS)
 def test_one_malformed_game_never_stops_a_scan(tmp_path, bad: str) -> None:
     good = (DATA / "games.pgn").read_text()
@@ -169,12 +190,6 @@ def test_one_malformed_game_never_stops_a_scan(tmp_path, bad: str) -> None:
     reference = scan([str(DATA / "games.pgn")], tmp_path / "ref", jobs=1, progress=None)
     assert summary["positions"] == reference["positions"] > 0
     assert (tmp_path / "out" / "results.jsonl").is_file()
-
-
-DAMAGED_LINES = ['"just a string"', "[1, 2, 3]", "42", "null", '{"key": "k"}',
-                 '{"key": "k", "fen": "8/8", "source": {}, "verdicts": {}, "categories": []}',
-                 '{"key": 1, "fen": 2, "source": [], "verdicts": 0, "categories": "x"}',
-                 "{not json", "[" * 100_000]
 
 
 def test_resume_sets_damaged_result_lines_aside(tmp_path) -> None:
@@ -194,6 +209,75 @@ def test_resume_sets_damaged_result_lines_aside(tmp_path) -> None:
     assert (out / "results.jsonl").read_text() == (reference / "results.jsonl").read_text()
     scan(inputs, out, jobs=1, progress=None)  # the notes survive the next run
     assert "results.jsonl:2: set aside" in (out / "errors.log").read_text()
+
+
+def _shape_damage(row: dict) -> list[dict]:
+    """Lines that are JSON objects but not results: each crashed the end of a resumed
+    scan (a suspect needs ``source`` and ``engine``) or was kept as it was."""
+    out = []
+    for change in ({"source": {}}, {"source": {"file": 3, "line": 1}}, {"source": {"game": 1}},
+                   {"engine": "str"}, {"engine": {"cp": "abc"}}, {"verdicts": {"paper": None}},
+                   {"fen": "8/8/8/8/8/8/8/K1k5 w - - 0 1"}, {"engine": {"error": ["x"]}},
+                   {"engine": {"cp": 10**400, "mate": None, "depth": 1, "pv": []}}):
+        out.append({**row, **change, "categories": ["methods-disagree"]})
+    return out
+
+
+def test_resume_sets_aside_results_of_the_wrong_shape(tmp_path) -> None:
+    inputs = [str(DATA / "positions.epd")]
+    reference = tmp_path / "ref"
+    scan(inputs, reference, jobs=1, progress=None)
+    good = (reference / "results.jsonl").read_text().splitlines()
+    damaged = [json.dumps(r) for r in _shape_damage(json.loads(good[1]))]
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "results.jsonl").write_text("\n".join([good[0], *damaged, *good[2:]]) + "\n")
+    scan(inputs, out, jobs=1, progress=None)
+    log = (out / "errors.log").read_text()
+    for n in range(2, 2 + len(damaged)):
+        assert f"results.jsonl:{n}: set aside" in log
+    assert (out / "results.jsonl").read_text() == (reference / "results.jsonl").read_text()
+
+
+def test_resume_reads_lines_as_strict_utf8_json_split_at_newlines_only(tmp_path) -> None:
+    """A byte that is not UTF-8 inside a string was read as U+FFFD and the row kept
+    altered; ``NaN`` was accepted; a raw U+2028 inside a string split a good line."""
+    inputs = [str(DATA / "positions.epd")]
+    reference = tmp_path / "ref"
+    scan(inputs, reference, jobs=1, progress=None)
+    good = (reference / "results.jsonl").read_bytes().splitlines()
+    latin = good[0].replace(b'"paper-12"', b'"paper-12\xe9"')
+    nan = json.dumps({**json.loads(good[1]), "engine": {"cp": float("nan"), "mate": None,
+                                                         "depth": 1, "pv": []}}).encode()
+    row = json.loads(good[2])
+    row["source"]["id"] = "line\u2028separator"
+    raw = json.dumps(row, ensure_ascii=False).encode()
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "results.jsonl").write_bytes(b"\n".join([latin, nan, raw, *good[3:]]) + b"\n")
+    summary = scan(inputs, out, jobs=1, progress=None)
+    log = (out / "errors.log").read_text()
+    assert "results.jsonl:1: set aside, bytes that are not UTF-8" in log
+    assert "results.jsonl:2: set aside, not JSON (NaN" in log
+    assert "results.jsonl:3:" not in log and summary["resumed"] == len(good) - 2
+    rows = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
+    assert rows[0] == json.loads(good[0]) and rows[2]["source"]["id"] == "line\u2028separator"
+
+
+def test_epd_operands_read_as_moves_are_written_as_text(tmp_path, capsys) -> None:
+    """``id Kb1;`` (an unquoted operand python-chess reads as a move) ended classify and
+    scan with ``TypeError: Object of type Move is not JSON serializable``."""
+    from viewer.cli import main
+
+    epd = tmp_path / "ids.epd"
+    epd.write_text("8/8/8/8/8/k7/P7/K7 w - - id Kb1;\n8/8/8/8/8/k7/P7/K7 b - - id 5; "
+                   "bm Kb4;\n")
+    assert main(["classify", str(epd)]) == 0
+    assert [json.loads(x)["id"] for x in capsys.readouterr().out.splitlines()] == ["Kb1", 5]
+    summary = scan([str(epd)], tmp_path / "out", jobs=1, progress=None)
+    assert summary["positions"] == 2
+    summary = scan([str(epd)], tmp_path / "out", jobs=1, progress=None)
+    assert summary["resumed"] == 2  # and the rows read back as results
 
 
 def test_kills_at_random_moments_lose_and_repeat_nothing(tmp_path) -> None:
@@ -217,6 +301,52 @@ def test_kills_at_random_moments_lose_and_repeat_nothing(tmp_path) -> None:
     assert [r["key"] for r in final] == [r["key"] for r in ref]
 
 
+@pytest.mark.parametrize("kind", ["malformed game", "missing", "directory", "fifo",
+                                  "cut gz", "not gz"])
+def test_bench_scan_reads_games_as_the_scan_does(tmp_path, kind: str, capsys) -> None:
+    """``bench --scan`` replayed with python-chess directly: a game it fails inside, a
+    missing file, a folder, a FIFO or a damaged .gz ended in a traceback."""
+    from viewer.cli import main
+
+    path = tmp_path / ("g.pgn.gz" if "gz" in kind else "g.pgn")
+    games = (DATA / "games.pgn").read_bytes()
+    if kind == "malformed game":
+        path.write_bytes(games + b"\n\ng1)?\n\n" + games)
+    elif kind == "directory":
+        path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "cut gz":
+        path.write_bytes(__import__("gzip").compress(games)[:300])
+    elif kind == "not gz":
+        path.write_bytes(games)
+    status = main(["bench", "--scan", str(path), "--json"])
+    err = capsys.readouterr().err
+    if kind in ("missing", "directory", "fifo"):
+        assert status == 2 and err.startswith("pawnfence: cannot read") and err.count("\n") == 1
+    else:
+        assert status == 0
+
+
+@pytest.mark.parametrize("command", ["classify", "bench", "experiment", "playlist"])
+def test_a_damaged_gz_is_one_line_not_a_traceback(tmp_path, command: str, capsys) -> None:
+    from viewer.cli import main, read_playlist
+
+    cut = tmp_path / "cut.epd.gz"
+    packed = __import__("gzip").compress((ROOT / "assets" / "bench.epd").read_bytes())
+    cut.write_bytes(packed[:len(packed) // 2])
+    if command == "playlist":
+        with pytest.raises(ValueError, match="damaged compressed file"):
+            read_playlist(str(cut))
+        return
+    args = {"classify": ["classify", str(cut)], "bench": ["bench", "--file", str(cut)],
+            "experiment": ["experiment", str(cut), "--time", "0.01", "--out",
+                           str(tmp_path / "x")]}[command]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "damaged compressed file" in err and err.count("\n") == 1
+
+
 # -- engines ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("flags", "says"), [
@@ -235,6 +365,11 @@ def test_every_engine_failure_is_one_line_naming_the_engine(tmp_path, flags, say
     engine.close(wait=1.0)
     assert path in str(exc.value) and says in str(exc.value) and "\n" not in str(exc.value)
     assert time.monotonic() - t0 < 30  # bounded: a hang is a failure, not a wait
+
+
+def test_an_engine_path_with_a_nul_is_an_engine_error() -> None:
+    with pytest.raises(EngineError, match="not a usable path"):
+        Engine("/no/such\0engine").analyse(chess.Board(WIKI), 0.01)
 
 
 def test_missing_and_not_executable_engines(tmp_path) -> None:
@@ -335,3 +470,51 @@ def test_experiment_resumes_after_kills_and_sets_damaged_lines_aside(tmp_path) -
     assert len(log.read_text().splitlines()) == len(fens)
     errors = (out / "errors.log").read_text()
     assert errors.count("set aside") == 3
+
+
+def _small_experiment(tmp_path: Path) -> Path:
+    small = tmp_path / "small.epd"
+    small.write_text("".join(b.epd() + "\n" for b in load_boards(
+        ROOT / "assets" / "experiment.epd", kp_only=True)[:3]))
+    return small
+
+
+def test_experiment_resume_sets_aside_rows_of_the_wrong_shape(tmp_path, capsys) -> None:
+    """Rows with ``exact`` not an object (AttributeError), a count too large for a float
+    (OverflowError), NaN or a negative time (a table of nan), a bad FEN (dropped silently)
+    were read back as finished positions."""
+    from viewer.cli import main
+
+    args = ["experiment", str(_small_experiment(tmp_path)), "--time", "0.01", "--jobs", "1",
+            "--quiet", "--out", str(tmp_path / "x")]
+    assert main(args) == 0
+    log = tmp_path / "x" / "runs.jsonl"
+    good = [json.loads(x) for x in log.read_text().splitlines()]
+    bad = [{**good[0], "exact": "x"}, {**good[1], "exact": ["a"]},
+           {**good[2], "runs": {**good[2]["runs"], "off": {**good[2]["runs"]["off"],
+                                                              "nodes": 10**400}}},
+           {**good[0], "runs": {**good[0]["runs"], "off": {**good[0]["runs"]["off"],
+                                                              "elapsed": -5}}},
+           {**good[1], "fen": "8/8/9/8/8/8/8/8 w - - 0 1"}]
+    log.write_text("".join(json.dumps(r) + "\n" for r in bad)
+                   + json.dumps(good[2]).replace('"elapsed": ', '"elapsed": NaN, "x": ', 1)
+                   + "\n")
+    capsys.readouterr()
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "nan" not in out.lower() and "inf" not in out.lower()
+    assert (tmp_path / "x" / "errors.log").read_text().count("set aside") == len(bad) + 1
+    assert [json.loads(x)["fen"] for x in log.read_text().splitlines()] == \
+        [r["fen"] for r in good]
+
+
+def test_experiment_into_an_unwritable_folder_is_one_line(tmp_path, capsys) -> None:
+    """A read-only or full output folder ended the experiment in an OSError traceback (or
+    blamed the standard output, exit 74)."""
+    from viewer.cli import main
+
+    (tmp_path / "file").write_text("x")
+    assert main(["experiment", str(_small_experiment(tmp_path)), "--time", "0.01", "--quiet",
+                 "--out", str(tmp_path / "file" / "x")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pawnfence: experiment failed: cannot write") and err.count("\n") == 1

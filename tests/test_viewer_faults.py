@@ -24,6 +24,7 @@ import pytest
 pygame = pytest.importorskip("pygame")
 
 from tests.engines import fake_engine  # noqa: E402
+from tests.faults import DAMAGED_SETTINGS, processes  # noqa: E402
 from tests.test_viewer import D16, WIKI, centre, down, frames, key, motion, up  # noqa: E402
 from viewer import clipboard  # noqa: E402
 from viewer.app import App  # noqa: E402
@@ -38,22 +39,6 @@ def home(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("PAWNFENCE_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     return tmp_path / "home"
-
-
-def _processes(marker: str) -> list[int]:
-    """Live processes whose command line contains ``marker``."""
-    out = []
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            cmd = Path(f"/proc/{d}/cmdline").read_bytes()
-            state = Path(f"/proc/{d}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if marker.encode() in cmd and state != "Z":
-            out.append(int(d))
-    return out
 
 
 def _library_button(app: App, name: str) -> tuple[int, int]:
@@ -171,7 +156,7 @@ def test_engine_failure_is_one_line_and_the_viewer_goes_on(home, tmp_path, fault
     a.close()
     assert time.monotonic() - t0 < 4.0, "closing waited on the engine"
     time.sleep(0.2)
-    assert not _processes(tag), "an engine process outlived the viewer"
+    assert not processes(tag), "an engine process outlived the viewer"
 
 
 def test_closing_while_the_engine_hangs_is_bounded(home, tmp_path) -> None:
@@ -179,15 +164,15 @@ def test_closing_while_the_engine_hangs_is_bounded(home, tmp_path) -> None:
     a = App(Settings(fen=D16, engine=fake_engine(tmp_path, "--hang-go", tag), search=True),
             size=(1280, 860))
     deadline = time.monotonic() + 20
-    while not _processes(tag) and time.monotonic() < deadline:  # the engine is thinking
+    while not processes(tag) and time.monotonic() < deadline:  # the engine is thinking
         frames(a, [])
         time.sleep(0.05)
-    assert _processes(tag) and not a.analysis.result.done
+    assert processes(tag) and not a.analysis.result.done
     t0 = time.monotonic()
     a.close()
     assert time.monotonic() - t0 < 4.0, "closing waited on the engine"
     time.sleep(0.2)
-    assert not _processes(tag), "an engine process outlived the viewer"
+    assert not processes(tag), "an engine process outlived the viewer"
 
 
 def test_rapid_edits_do_not_pile_up_threads_or_engines(home, tmp_path) -> None:
@@ -200,28 +185,22 @@ def test_rapid_edits_do_not_pile_up_threads_or_engines(home, tmp_path) -> None:
         sq = centre(a, "a3" if i % 2 else "h3")
         frames(a, [down(sq), up(sq)])
         assert threading.active_count() <= before + 3, "analysis threads pile up"
-        assert len(_processes(tag)) <= 1, "more than one engine process"
+        assert len(processes(tag)) <= 1, "more than one engine process"
     _wait_done(a)
     assert a.analysis.result.engine is not None
     a.close()
     time.sleep(0.2)
-    assert not _processes(tag)
+    assert not processes(tag)
     assert threading.active_count() <= before + 1
 
 
 # -- 3. damaged state ------------------------------------------------------------------
-DAMAGED = {
-    "nested": "[" * 100_000 + "]" * 100_000,
-    "huge": json.dumps({"width": 100000, "height": 100000}),
-    "not-an-object": "[1, 2, 3]",
-}
 
-
-@pytest.mark.parametrize("case", list(DAMAGED))
+@pytest.mark.parametrize("case", list(DAMAGED_SETTINGS))
 def test_damaged_settings_start_on_defaults_and_are_kept_aside(home, case) -> None:
     home.mkdir(parents=True)
     path = home / "settings.json"
-    path.write_text(DAMAGED[case])
+    path.write_text(DAMAGED_SETTINGS[case])
     from viewer.settings import load_settings_checked
 
     loaded = load_settings_checked()
@@ -234,10 +213,10 @@ def test_damaged_settings_start_on_defaults_and_are_kept_aside(home, case) -> No
     else:
         assert a.state.editor.fen == Settings().fen
         assert "settings.json.bad" in a.state.message.text
-        assert (home / "settings.json.bad").read_text() == DAMAGED[case]
+        assert (home / "settings.json.bad").read_text() == DAMAGED_SETTINGS[case]
     a.close()
     if case != "huge":
-        assert (home / "settings.json.bad").read_text() == DAMAGED[case]
+        assert (home / "settings.json.bad").read_text() == DAMAGED_SETTINGS[case]
     assert isinstance(load_settings(), Settings)
 
 
@@ -260,6 +239,83 @@ def test_damaged_positions_file_is_kept_aside_and_adding_still_works(home) -> No
     assert len(a.state.user_positions) == 3, a.state.message.text
     a.close()
     assert (home / "my-positions.epd.bad").read_bytes() == raw
+
+
+def _limited_memory() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+@pytest.mark.parametrize("name", ["settings.json", "my-positions.epd"])
+@pytest.mark.parametrize("kind", ["fifo", "folder", "dev-zero"])
+def test_a_state_file_that_is_not_a_file_is_moved_aside(tmp_path, name, kind) -> None:
+    """A FIFO as settings.json or my-positions.epd kept the viewer from starting
+    (forever); /dev/zero read until memory ran out; a folder left the settings unsaved."""
+    home = tmp_path / "home"
+    home.mkdir()
+    path = home / name
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    else:
+        path.symlink_to("/dev/zero")
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PAWNFENCE_HOME": str(home),
+           "PYTHONPATH": str(ROOT)}
+    r = subprocess.run([sys.executable, "-m", "viewer.cli", "--frames", "3"], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=60, preexec_fn=_limited_memory)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-2000:]
+    assert (home / f"{name}.bad").is_symlink() or (home / f"{name}.bad").exists()
+    if name == "settings.json":
+        assert json.loads(path.read_text())["fen"] == Settings().fen  # saved again
+
+
+def test_a_settings_file_over_a_megabyte_is_kept_aside(home) -> None:
+    from viewer.settings import load_settings_checked
+
+    home.mkdir(parents=True)
+    raw = json.dumps({"fen": D16, "pad": "x" * 2_000_000})
+    (home / "settings.json").write_text(raw)
+    loaded = load_settings_checked()
+    assert loaded.settings.fen == Settings().fen and "larger than" in loaded.problems[0]
+    assert (home / "settings.json.bad").read_text() == raw
+
+
+def test_values_that_cannot_be_used_are_said_and_the_file_kept(home) -> None:
+    """A settings object with an unknown method, a FEN that is not one, a window of
+    100,000 pixels or an unknown key was rewritten at the next save: the values were lost
+    without a word.  (And an integer speed was ignored.)"""
+    from viewer.settings import load_settings_checked
+
+    home.mkdir(parents=True)
+    raw = json.dumps({"fen": "not a fen", "method": "nonexistent", "side": "purple",
+                      "tool": "Z", "speed": 2, "engine": "/no/such\u0000engine",
+                      "from_the_future": True, "flipped": True})
+    (home / "settings.json").write_text(raw)
+    loaded = load_settings_checked()
+    s = loaded.settings
+    assert (s.fen, s.method, s.side, s.tool, s.engine) == (Settings().fen, "paper", "white",
+                                                           "P", "")
+    assert s.speed == 2.0 and s.flipped  # the usable values are kept
+    (problem,) = loaded.problems
+    assert "could not use" in problem and "settings.json.bad" in problem
+    a = App(loaded.settings, notices=loaded.problems)
+    frames(a, [])
+    assert "settings.json.bad" in a.state.message.text
+    a.close()
+    assert (home / "settings.json.bad").read_text() == raw
+    assert load_settings_checked().problems == ()  # the file saved since is clean
+
+
+def test_an_engine_path_with_a_nul_is_one_line_in_the_pane(home) -> None:
+    """A NUL in the engine's path reached SDL_ttf: ``ValueError: A null character``."""
+    a = App(Settings(fen=D16, engine="/no/such\0engine", search=True), size=(1280, 860))
+    _wait_done(a)
+    frames(a, [])
+    (line,) = [m for m in a.analysis.result.messages if "not a usable path" in m]
+    assert "\n" not in line
+    a.close()
 
 
 # -- 4. bounded text -------------------------------------------------------------------------
@@ -438,7 +494,7 @@ def test_event_storm(home, tmp_path, method) -> None:
             assert time.monotonic() - t0 < 2.0 * 10, "ten frames took over 20 s"
             assert threading.active_count() <= threads + 4, "threads pile up"
             assert sum(t.name == "pawnfence-proof" for t in threading.enumerate()) <= 1
-            assert len(_processes(tag)) <= 1, "more than one engine process"
+            assert len(processes(tag)) <= 1, "more than one engine process"
 
     tracemalloc.start()
     storm(200)  # warm up the caches
@@ -451,5 +507,5 @@ def test_event_storm(home, tmp_path, method) -> None:
     a.close()
     assert time.monotonic() - t0 < 4.0
     time.sleep(0.2)
-    assert not _processes(tag)
+    assert not processes(tag)
     assert not a.state.proof.alive()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -15,11 +16,13 @@ from typing import Any, NamedTuple
 
 import platformdirs
 
+import logic
 from logic.files import atomic_write, atomic_write_text
 
 __all__ = ["Settings", "Loaded", "AutoSave", "config_dir", "data_dir", "load_settings",
            "load_settings_checked", "save_settings", "keep_aside", "load_user_positions",
-           "load_user_positions_checked", "add_user_position", "atomic_write_text"]
+           "load_user_positions_checked", "add_user_position", "atomic_write_text",
+           "regular_file", "MAX_SETTINGS_BYTES"]
 
 
 def config_dir() -> Path:
@@ -72,18 +75,34 @@ class Loaded(NamedTuple):
 def keep_aside(path: Path) -> Path:
     """Rename the damaged file ``path`` to ``NAME.bad`` (``NAME.bad.1``, ... if taken) and
     return the new path; raises ``OSError``."""
-    bad = path.with_name(path.name + ".bad")
-    n = 0
-    while bad.exists():
-        n += 1
-        bad = path.with_name(f"{path.name}.bad.{n}")
+    bad = _free_name(path)
     os.replace(path, bad)
     return bad
 
 
+#: a settings file larger than this is damaged (a real one is under a kilobyte)
+MAX_SETTINGS_BYTES = 1 << 20
+
+
+def regular_file(path: Path) -> os.stat_result:
+    """``path``'s status; raises ``ValueError`` for a folder, a FIFO or a device (reading
+    one could block forever or never end) and ``OSError`` (``FileNotFoundError`` when
+    missing) as ``os.stat`` does."""
+    st = path.stat()
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a folder" if stat.S_ISDIR(st.st_mode) else \
+            "a FIFO" if stat.S_ISFIFO(st.st_mode) else "not a regular file"
+        raise ValueError(kind)
+    return st
+
+
 def _read_settings_file(path: Path) -> dict[str, Any]:
     """The JSON object in ``path``; raises ``ValueError`` saying why it is damaged."""
-    raw = path.read_bytes()
+    regular_file(path)
+    with open(path, "rb") as fh:
+        raw = fh.read(MAX_SETTINGS_BYTES + 1)
+    if len(raw) > MAX_SETTINGS_BYTES:
+        raise ValueError(f"larger than {MAX_SETTINGS_BYTES // 1024} KB")
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
@@ -100,11 +119,14 @@ def _read_settings_file(path: Path) -> dict[str, Any]:
 def load_settings_checked() -> Loaded:
     """The saved settings, or defaults when there are none.
 
-    A damaged file (not UTF-8, not JSON, nested too deeply, not an object) is moved
-    aside to ``settings.json.bad`` (so it is never overwritten) and the defaults are
-    used; values of the wrong type are ignored; a window size outside
-    ``MIN_WINDOW..MAX_WINDOW`` is replaced by the default size.  Each problem is one
-    line of ``problems``; nothing here raises.
+    A damaged file (not a regular file, over :data:`MAX_SETTINGS_BYTES`, not UTF-8, not
+    JSON, nested too deeply, not an object) is moved aside to ``settings.json.bad`` (so
+    it is never overwritten) and the defaults are used.  Values that cannot be used
+    (unknown keys, wrong types, a window size outside ``MIN_WINDOW..MAX_WINDOW``, a
+    time, speed or size out of range, a FEN that is not one, an unknown method, side or
+    tool, an engine path with a NUL) are replaced by their defaults and the file is
+    copied aside first, since the next save rewrites it.  Each problem is one line of
+    ``problems``; nothing here raises.
     """
     path = config_dir() / "settings.json"
     base = Settings()
@@ -124,25 +146,87 @@ def load_settings_checked() -> Loaded:
                           writable=False)
         return Loaded(base, (f"{path.name} was damaged ({why}): kept as {bad.name}; "
                              "starting on defaults",))
+    unused = _apply(base, data)
+    if not unused:
+        return Loaded(base)
+    try:  # a copy: the file keeps its good values until the next save replaces it
+        raw = path.read_bytes()
+        bad = _free_name(path)
+        atomic_write(bad, lambda tmp: Path(tmp).write_bytes(raw))
+    except OSError as exc:
+        return Loaded(base, (f"{path.name}: could not use {_listed(unused)}, and the file "
+                             f"could not be kept aside ({exc.strerror or exc}): using "
+                             "defaults for those, not saving",), writable=False)
+    return Loaded(base, (f"{path.name}: could not use {_listed(unused)} (defaults instead); "
+                         f"the file is kept as {bad.name}",))
+
+
+#: the editor's tools a settings file may name (pieces and the eraser)
+TOOL_LETTERS = "KPkpxQRBNqrbn"
+
+
+def _apply(base: Settings, data: dict[str, Any]) -> list[str]:
+    """Set the usable values of ``data`` on ``base``; returns what could not be used, in
+    words (unknown keys, wrong types, values out of range or meaningless)."""
     known = {f.name for f in fields(Settings)}
+    unused = []
     for key, value in data.items():
-        if key in known and type(value) is type(getattr(base, key)):
+        default = getattr(base, key, None)
+        if key not in known:
+            unused.append(f"the unknown setting {_short(key)}")
+        elif isinstance(default, float) and type(value) is int:
+            setattr(base, key, float(value))
+        elif type(value) is type(default):
             setattr(base, key, value)
-    problems = []
+        else:
+            unused.append(f"{key} {_short(value)}")
+    default = Settings()
     if not (MIN_WINDOW[0] <= base.width <= MAX_WINDOW and
             MIN_WINDOW[1] <= base.height <= MAX_WINDOW):
-        default = Settings()
-        problems.append(f"window size {bounded_int(base.width)}x{bounded_int(base.height)} "
-                        f"in {path.name} is out of bounds: using "
-                        f"{default.width}x{default.height}")
+        unused.append(f"window size {bounded_int(base.width)}x{bounded_int(base.height)} "
+                      f"(out of bounds: {default.width}x{default.height} instead)")
         base.width, base.height = default.width, default.height
-    if not isinstance(base.speed, float) or not 0 < base.speed < 1000:
-        base.speed = Settings().speed
-    if not 0.05 <= base.search_seconds <= 60:
-        base.search_seconds = Settings().search_seconds
-    if not 64 <= base.export_size <= 4096:
-        base.export_size = Settings().export_size
-    return Loaded(base, tuple(problems))
+    checks = {"speed": 0 < base.speed < 1000, "search_seconds": 0.05 <= base.search_seconds <= 60,
+              "export_size": 64 <= base.export_size <= 4096, "fen": _is_fen(base.fen),
+              "method": base.method in logic.STATIC_METHODS,
+              "side": base.side in ("white", "black"),
+              "tool": len(base.tool) == 1 and base.tool in TOOL_LETTERS,
+              "engine": "\0" not in base.engine}
+    for key, ok in checks.items():
+        if not ok:
+            unused.append(f"{key} {_short(getattr(base, key))}")
+            setattr(base, key, getattr(default, key))
+    return unused
+
+
+def _is_fen(text: str) -> bool:
+    import chess
+
+    try:
+        chess.Board(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
+def _listed(items: list[str]) -> str:
+    more = len(items) - 3
+    return ", ".join(items[:3]) + (f" and {more} more" if more > 0 else "")
+
+
+def _free_name(path: Path) -> Path:
+    """``NAME.bad``, or ``NAME.bad.1``, ... when taken."""
+    bad = path.with_name(path.name + ".bad")
+    n = 0
+    while bad.exists() or bad.is_symlink():
+        n += 1
+        bad = path.with_name(f"{path.name}.bad.{n}")
+    return bad
 
 
 def bounded_int(n: int) -> str:
@@ -218,21 +302,25 @@ def load_user_positions_checked() -> tuple[list[tuple[str, str]], tuple[str, ...
 
     path = user_positions_path()
     try:
+        regular_file(path)
         raw = path.read_bytes()
     except FileNotFoundError:
         return [], ()
     except OSError as exc:
         return [], (f"could not read {path}: {exc.strerror or exc}",)
+    except ValueError as why:  # a folder, a FIFO, a device: moved aside, never read
+        try:
+            bad = keep_aside(path)
+        except OSError as exc:
+            return [], (f"{path} is {why} and could not be moved aside "
+                        f"({exc.strerror or exc}): not shown",)
+        return [], (f"{path.name} was {why}: kept as {bad.name}; your list starts empty",)
     problems: tuple[str, ...] = ()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         text = raw.decode("utf-8", errors="replace")
-        bad = path.with_name(path.name + ".bad")
-        n = 0
-        while bad.exists():
-            n += 1
-            bad = path.with_name(f"{path.name}.bad.{n}")
+        bad = _free_name(path)
         try:
             atomic_write(bad, lambda tmp: Path(tmp).write_bytes(raw))
             atomic_write_text(path, text)

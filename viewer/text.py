@@ -34,11 +34,12 @@ SHOWN = 200
 
 def bounded(text: object, limit: int = SHOWN) -> str:
     """``text`` as one line of at most about ``limit`` characters: longer text is cut
-    and ends with "…(N more)" (N characters left out); newlines become spaces."""
+    and ends with "…(N more)" (N characters left out); newlines become spaces and NUL
+    (which no font renders) U+FFFD."""
     s = str(text)
     if len(s) > limit:
         s = f"{s[:limit]}…({len(s) - limit} more)"
-    return s.replace("\r", " ").replace("\n", " ")
+    return s.replace("\r", " ").replace("\n", " ").replace("\0", "\ufffd")
 
 
 def esc(text: object, limit: int = SHOWN) -> str:

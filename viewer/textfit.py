@@ -102,6 +102,7 @@ def wrap(font: pygame.font.Font, text: str, width: int) -> list[str]:
     that is broken between characters); newlines start a new line.  Every character of
     ``text`` but the spaces at a break is kept, in order."""
     width = max(1, width)
+    text = text.replace("\0", "\ufffd")  # SDL_ttf refuses NUL: outside text may hold one
     lines: list[str] = []
     for paragraph in text.split("\n"):
         cur = ""

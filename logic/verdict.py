@@ -32,6 +32,8 @@ RULE_TITLES: dict[str, str] = {
     "paper 3.4": "the exception (paper 3.4)",
     "wiki flood": "ram fence and king flood (wiki)",
     "wiki dynamic": "dynamic pawns (wiki)",
+    "x1": "the lowest fence: the king's region from its first rank (extended, x1)",
+    "x2": "KPK draw whoever moves (extended, x2)",
     "not applicable": "not a legal king-and-pawn position",
 }
 

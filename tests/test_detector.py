@@ -12,7 +12,7 @@ from logic.diagrams import load_diagrams
 from logic.verdict import RULE_TITLES
 
 DIAGRAMS = load_diagrams()
-CASES = [(d, m) for d in DIAGRAMS for m in logic.STATIC_METHODS if d.expect[m] is not None]
+CASES = [(d, m) for d in DIAGRAMS for m in logic.STATIC_METHODS if d.expect.get(m) is not None]
 
 
 def test_library_has_the_required_diagrams() -> None:

@@ -1,0 +1,409 @@
+"""The extended method: the paper's rules plus new criteria, each proved sound by the data.
+
+``method="extended"`` decides as the paper does (:mod:`logic.paper`); where the paper
+proves no blockage it tries, in order, the criteria of :data:`RULES` ("x1", "x2", ...),
+each a named rule with a one-line statement, an explanation, its own trace steps and the
+boards the viewer draws.  A criterion is kept only if it has no error against the exact
+prover (``method="exact"``) on at least 200,000 generated near-fortress positions and
+every corpus (``tests/data/extended_sweep.py``; the README's rule table): *sound or
+silent*.  Where no criterion applies the verdict is the paper's, field for field (only
+``method`` differs), so extended never takes a paper blockage away.
+
+* **x1, the lowest fence**: the fence is the edge of the region White's king can reach
+  from its first rank (8-connected, through unmarked squares), not the topmost path
+  Figure 8 walks.  Only the black pawns inside that region are removed (paper 3), so a
+  pawn behind a lower wall keeps fixing the white pawn under it; any wall is found,
+  also one Figure 8 cannot walk (one touching the a-file only on a1, or needing a
+  westward step).  Then the paper's kings (2.3) and dynamic-pawn rules (3.1-3.4) on that
+  fence.
+* **x2, KPK draw** (dropped, ``used=False``): one pawn against the bare king, and the
+  KPK bitbase (:mod:`logic.kpk`) gives a draw with either side to move.  The sweep found
+  it wrong against the exact prover, whose "cannot win" is "cannot force a promotion or
+  mate": a KPK draw may still let the pawn promote before the queen is taken.  The code
+  stays (the sweep measures it, ``_USE_X2`` switches it on) but the method never uses it.
+
+Everything is oriented (the side under test is White), as in the paper's module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, NamedTuple
+
+import chess
+
+from logic import kpk
+from logic.bitboards import BB_ALL, BB_NOT_A, BB_NOT_H, king_attacks_setwise, orient
+from logic.fence import marking
+from logic.paper import PAPER, NoteSeed, classify, paper_note_text, paper_notes
+from logic.records import Boards, Note, Structure
+from logic.static import CACHE_LIMIT, StaticMethod
+from logic.steps import Recorder
+from logic.verdict import DeferredVerdict, Verdict
+
+__all__ = ["EXTENDED", "ExtendedMethod", "Rule", "RULES", "region_structure", "kpk_draw",
+           "X1_STRUCTURAL", "USED"]
+
+_ALL = BB_ALL
+_NOT_A = BB_NOT_A
+_NOT_H = BB_NOT_H
+_RANK_1 = chess.BB_RANK_1
+_RANK_8 = chess.BB_RANK_8
+_new = tuple.__new__
+_PAWN_ATTACKS_W = chess.BB_PAWN_ATTACKS[chess.WHITE]
+
+
+class Rule(NamedTuple):
+    """A criterion of the extended method: its ``id`` (the verdict's ``rule``), a one-line
+    ``statement``, the ``explanation`` of why it should be sound, and ``used``: False for
+    a criterion the sweep found wrong at least once against the exact prover (kept here
+    with its counterexample, never applied)."""
+
+    id: str
+    statement: str
+    explanation: str
+    used: bool = True
+    counterexample: str = ""
+
+
+#: the criteria, in the order they are tried after the paper's rules
+RULES: dict[str, Rule] = {
+    "x1": Rule(
+        "x1",
+        "the lowest fence: the edge of the region White's king reaches from its first rank, "
+        "removing only the Black pawns inside it, then the paper's 2.3 and 3.1-3.4",
+        "Figure 8 walks the topmost fence and the paper removes every Black pawn below it, "
+        "even one behind a lower wall the king can never pass. x1 floods White's king region "
+        "from the first rank through unmarked squares (8-connected, as the king moves), takes "
+        "only the Black pawns inside it, and uses the region's edge as the fence: any wall "
+        "counts, also one Figure 8 cannot walk. The kings, the zugzwang test and the dynamic "
+        "pawns are then judged by the paper's own rules on that fence.",
+    ),
+    "x2": Rule(
+        "x2",
+        "KPK draw: one pawn against the bare king, a draw by the bitbase whoever moves",
+        "With one pawn against the bare king the exact KPK bitbase decides (built by "
+        "retrograde analysis and checked against Syzygy on every position); a static "
+        "verdict does not know the side to move, so x2 needs a draw with either side "
+        "to move (a side-to-move that would be illegal is skipped). DROPPED: the exact "
+        "prover's 'cannot win' is 'cannot force a promotion or mate', and a KPK draw may "
+        "still let the pawn promote before the defender takes the new queen.",
+        used=False,
+        counterexample="8/8/2P1k3/8/8/8/2K5/8 b - - 0 1 (White: 1...Kd6 2.c7 Kxc7 is a draw, "
+                       "but with White to move 1.c7 promotes)",
+    ),
+}
+
+_USE_X2 = RULES["x2"].used
+#: the criteria the method applies
+USED = tuple(r.id for r in RULES.values() if r.used)
+
+#: the failure codes of x1 decided before the kings
+X1_STRUCTURAL = frozenset(("no-fence", "capture"))
+
+
+def _flood(seed: int, free: int) -> int:
+    """The squares 8-connected to ``seed`` through ``free`` (``seed & free`` grown)."""
+    region = seed & free
+    while True:
+        grown = king_attacks_setwise(region) & free
+        if grown == region:
+            return region
+        region = grown
+
+
+def _no_fence(fixed: int, marked: int, removed: int, region: int) -> Structure:
+    raw = _new(Boards, (fixed, marked, 0, region, removed, region, 0, _ALL))
+    return _new(Structure, ("x1", "no-fence", (), raw, (), _ALL, "", 0))
+
+
+def region_structure(w: int, b: int, rec: Recorder | None = None, paper_fence: int = 0
+                     ) -> Structure:
+    """x1's king-independent analysis of the oriented pawns ``(w, b)``: the region White's
+    king reaches from its first rank, the Black pawns inside it removed (repeatedly), the
+    capture rule (paper 3), and 3.1-3.4 on the region's edge (a paper
+    :class:`~logic.records.Structure`, its notes a :class:`~logic.paper.NoteSeed`).
+    ``paper_fence`` is the paper's fence, for the trace's difference."""
+    b_att, fixed, marked, files = marking(w, b)
+    removed = 0
+    bp = b
+    while True:
+        region = _flood(_RANK_1, _ALL & ~marked) if files & 0xFF == 0xFF else _ALL
+        if region & _RANK_8:
+            if rec is not None:
+                rec.add("x1-region", "x1", "x1: the king's region",
+                        f"x1: {rec.us}'s king region from its first rank reaches the last "
+                        "rank: no wall at all, so no lower fence either.",
+                        changed=region & _RANK_8, fixed=fixed, marked=marked, removed=removed,
+                        below=region, facts=(("rule", "x1"), ("holds", False)))
+            return _no_fence(fixed, marked, removed, region)
+        gone = bp & region
+        if not gone:
+            break
+        removed |= gone
+        bp ^= gone
+        if rec is not None:
+            rec.add("x1-remove", "x1", "x1: pawns in the region removed",
+                    f"x1: {rec.them} pawn(s) {rec.names(gone)} stand inside {rec.us}'s king "
+                    "region, where the king may take them: removed, and the region is "
+                    "flooded again.",
+                    changed=gone, fixed=fixed, marked=marked, below=region, removed=removed,
+                    removed_now=gone, facts=(("rule", "x1"),))
+        b_att, fixed, marked, files = marking(w, bp)
+    fence = king_attacks_setwise(region) & marked
+    above = _flood(_RANK_8, _ALL & ~(region | fence))
+    sf = _ALL & ~above
+    if rec is not None:
+        joined, left = fence & ~paper_fence, paper_fence & ~fence
+        diff = "; ".join(f"{rec.names(bb)} {verb} it" for bb, verb in
+                         ((left, "left"), (joined, "joined")) if bb)
+        rec.add("x1-region", "x1", "x1: the king's region",
+                f"x1: {rec.us}'s king region from its first rank is closed ({region.bit_count()}"
+                f" squares); its edge is the lowest fence: {rec.names(fence)}"
+                + (f" (against the paper's fence: {diff})." if paper_fence and diff else "."),
+                changed=joined | left, fixed=fixed, marked=marked, fence=fence, below=region,
+                removed=removed, joined=joined if paper_fence else 0,
+                left=left if paper_fence else 0, facts=(("rule", "x1"), ("holds", True)))
+    rm_att = ((removed >> 9) & _NOT_H) | ((removed >> 7) & _NOT_A)
+    if w & rm_att:
+        takers = w & rm_att
+        p = (takers & -takers).bit_length() - 1
+        hit = _PAWN_ATTACKS_W[p] & removed
+        t = (hit & -hit).bit_length() - 1
+        if rec is not None:
+            rec.add("capture", "x1", "x1: a pawn can capture",
+                    f"{rec.name(p)} can take {rec.name(t)}: the structure changes, no blockage "
+                    f"(x1, as paper 3).", changed=(1 << p) | (1 << t), square=p, fence=fence,
+                    below=region, removed=removed)
+        raw = _new(Boards, (fixed, marked, fence, region, removed, region, 0, _ALL))
+        return _new(Structure, ("x1", "capture", (p, t), raw, (), _ALL, "", 0))
+    guard = w | b | ((w << 7) & _NOT_H) | ((w << 9) & _NOT_A)  # kings.pawn_guard
+    if not w & ~fixed:
+        raw = _new(Boards, (fixed, marked, fence, region, removed, region, 0, _ALL))
+        return _new(Structure, (None, "", (), raw, (), _ALL, "x1", guard))
+    fail, _f32, kmask, _used, *_ = classify(w, bp, fixed, b_att, fence, sf)
+    raw = _new(Boards, (fixed, marked, fence, region, removed, region, 0, kmask))
+    seed = _new(NoteSeed, (w, bp, fixed, b_att, fence, sf))
+    if fail >= 0:
+        return _new(Structure, ("x1", "pawn", (fail,), raw, seed, kmask, "x1", guard))
+    return _new(Structure, (None, "", (), raw, seed, kmask, "x1", guard))
+
+
+def kpk_draw(w: int, b: int, wk: int, bk: int) -> bool:
+    """x2 on an oriented position: one White pawn, no Black pawn, and the KPK bitbase
+    gives a draw with either side to move (an illegal side to move is skipped: with White
+    to move the pawn must not give check)."""
+    if b or w & (w - 1) or not w:
+        return False
+    p = w.bit_length() - 1
+    for turn in (chess.WHITE, chess.BLACK):
+        if turn and _PAWN_ATTACKS_W[p] >> bk & 1:
+            continue  # Black in check with White to move: not a position
+        if kpk.probe(*kpk.normalise_squares(chess.WHITE, turn, wk, bk, p)):
+            return False
+    return True
+
+
+class _RegionRule(StaticMethod):
+    """x1 as a static analysis of its own (not registered): its ``decide`` and trace of the
+    kings and pawns, with the section "x1"."""
+
+    name = "extended"
+    king_section = "x1"
+    structural = X1_STRUCTURAL
+
+    def structure(self, w: int, b: int, rec: Recorder | None = None) -> Structure:
+        return region_structure(w, b, rec)
+
+    def notes(self, stored: Any) -> tuple[Note, ...]:
+        return paper_notes(stored) if type(stored) is NoteSeed else stored
+
+
+_X1 = _RegionRule()
+_x1_decide = _X1.decide
+_KPK_RAW = Boards(0, 0, 0, 0, 0, 0, 0, _ALL)
+
+
+class ExtendedMethod(StaticMethod):
+    """The paper's method plus the criteria of :data:`RULES` (sound against the exact
+    prover on the sweep of ``tests/data/extended_sweep.py``)."""
+
+    name = "extended"
+    label = "extended (paper + x1)"
+    title = "David, Felner & Netanyahu (2004) plus criteria checked against the exact prover"
+    king_section = "paper 2.3"
+    region = "below"
+    structural = PAPER.structural
+    rules = RULES
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: (w, b) oriented -> x1's Structure, or None where x1 cannot apply
+        self.regions: dict[tuple[int, int], Structure | None] = {}
+
+    # -- the untraced verdicts -----------------------------------------------------
+    def structure(self, w: int, b: int, rec: Recorder | None = None) -> Structure:
+        return PAPER.structure(w, b, rec)
+
+    def region_of(self, w: int, b: int) -> Structure | None:
+        """x1's structure for the oriented pawns, cached; None when no fence can exist
+        (a file without a marked square)."""
+        key = (w, b)
+        try:
+            return self.regions[key]
+        except KeyError:
+            pass
+        files = marking(w, b)[3]
+        st = region_structure(w, b) if files & 0xFF == 0xFF else None
+        if len(self.regions) >= CACHE_LIMIT:
+            self.regions.clear()
+        self.regions[key] = st
+        return st
+
+    def extra(self, w: int, b: int, wk: int, bk: int, color: bool) -> Verdict | None:
+        """The first criterion that proves a blockage, as a verdict, or None."""
+        if _USE_X2 and not b and kpk_draw(w, b, wk, bk):
+            return _new(Verdict, (color, "extended", True, "x2", "ok", "kpk-draw", (w.bit_length()
+                                  - 1,), _KPK_RAW, (), (wk, bk), (), None))
+        st = self.region_of(w, b)
+        if st is None or st[0] is not None:
+            return None
+        if _x1_decide(st, wk, bk)[0]:
+            return _new(Verdict, (color, "extended", True, "x1", "ok", "blocked", (), st[3],
+                                  st[4], (wk, bk), (), None))
+        return None
+
+    def verdict(self, w: int, b: int, wk: int, bk: int, color: bool, shortcuts: bool = True
+                ) -> Verdict:
+        pv = PAPER.verdict(w, b, wk, bk, color, shortcuts)
+        return self._extend(pv, w, b, wk, bk, color)
+
+    def _extend(self, pv: Verdict, w: int, b: int, wk: int, bk: int, color: bool) -> Verdict:
+        if type(pv) is DeferredVerdict:
+            # the paper's cannot_hold: its conditions (a king on the wrong side of every
+            # marked square of its file, a lever whose attacker is never removed) rule out
+            # x1's fence too, which also lies in the marked squares and only loses marked
+            # squares by removal; and a KPK board never gets here (no marked squares)
+            return _new(DeferredVerdict, (color, "extended", False, [w, b, wk, bk], "ok", None,
+                                          None, None, None, (wk, bk), (), None))
+        if not tuple.__getitem__(pv, 2):
+            x = self.extra(w, b, wk, bk, color)
+            if x is not None:
+                return x
+        return _relabel(pv)
+
+    def pair(self, w: int, b: int, wk: int, bk: int) -> tuple[Verdict, Verdict]:
+        black, white = PAPER.pair(w, b, wk, bk)
+        return (self._extend(black, *orient(w, b, wk, bk, False), False),
+                self._extend(white, w, b, wk, bk, True))
+
+    def is_blocked(self, w: int, b: int, wk: int, bk: int, color: bool) -> bool:
+        """The search's interior-node test: the paper's, then the criteria, each pawn
+        structure analysed once per colour (x1's structure cached with the paper's)."""
+        if PAPER.is_blocked(w, b, wk, bk, color):
+            return True
+        key = (w, b, bool(color))
+        st = self.sides.get(key)
+        if st is None:
+            ow, ob = (w, b) if color else (chess.flip_vertical(b), chess.flip_vertical(w))
+            st = self.region_of(ow, ob)
+            if st is None or st[0] is not None:
+                st = _HOPELESS
+            if len(self.sides) >= CACHE_LIMIT:
+                self.sides.clear()
+            self.sides[key] = st
+        if not color:
+            wk, bk = bk ^ 0x38, wk ^ 0x38
+            w, b = chess.flip_vertical(b), chess.flip_vertical(w)
+        if st is _HOPELESS:
+            return _USE_X2 and not b and kpk_draw(w, b, wk, bk)
+        return _x1_decide(st, wk, bk)[0]
+
+    # -- the trace -----------------------------------------------------------------
+    def analyse(self, w: int, b: int, wk: int, bk: int, color: bool, rec: Recorder) -> Verdict:
+        """The paper's traced analysis, its verdict as a step, then each criterion's steps
+        until one proves a blockage, then the verdict."""
+        pv = PAPER.analyse(w, b, wk, bk, color, rec)
+        if rec.steps and rec.steps[-1].kind == "verdict":
+            last = rec.steps[-1]
+            rec.steps[-1] = replace(last, kind="paper-verdict", phase="the paper's verdict",
+                                    text=f"The paper's rules: {pv.headline}.",
+                                    facts=(("blocked", pv.blocked), ("rule", pv.rule)))
+        v = _relabel(pv)
+        if w and not pv.blocked:
+            v = self._trace_rules(w, b, wk, bk, color, rec, pv) or v
+        boards = v.boards
+        rec.add("verdict", v.rule, "verdict", v.headline + ".", fence=boards.fence,
+                below=boards.below, marked=boards.marked)
+        return v._replace(steps=tuple(rec.steps))
+
+    def _trace_rules(self, w: int, b: int, wk: int, bk: int, color: bool, rec: Recorder,
+                     pv: Verdict) -> Verdict | None:
+        rule = RULES["x2"]
+        if _USE_X2 and not b and not w & (w - 1):
+            p = w.bit_length() - 1
+            draw = kpk_draw(w, b, wk, bk)
+            rec.add("x2-kpk", "x2", "x2: KPK",
+                    f"x2: one {rec.us} pawn ({rec.name(p)}) against the bare king; the KPK "
+                    "bitbase gives " + ("a draw whoever moves: blockage." if draw else
+                                        "a win with at least one side to move."),
+                    changed=1 << p, square=p, facts=(("rule", "x2"), ("holds", draw),
+                                                     ("statement", rule.statement)))
+            if draw:
+                return self.extra(w, b, wk, bk, color)
+            return None
+        if marking(w, b)[3] & 0xFF != 0xFF:
+            rec.add("x1-region", "x1", "x1: the king's region",
+                    "x1: a file without a marked square: no wall at all, so no lower fence.",
+                    facts=(("rule", "x1"), ("holds", False)))
+            return None
+        st = region_structure(w, b, rec, pv.boards.fence)
+        if st.code in X1_STRUCTURAL:
+            return None
+        blocked, _rule, code, _args = _x1_decide(st, wk, bk)
+        _X1._record_kings_and_pawns(rec, st, wk, bk, code)
+        if blocked:
+            return self.extra(w, b, wk, bk, color)
+        return None
+
+    # -- words ---------------------------------------------------------------------
+    def notes(self, stored: Any) -> tuple[Note, ...]:
+        return paper_notes(stored) if type(stored) is NoteSeed else stored
+
+    def reason(self, v: Verdict, name: Any) -> str | None:
+        if v.code == "kpk-draw":
+            return (f"one {name.us} pawn against the bare king: the KPK bitbase gives a draw "
+                    f"whoever moves ({v.rule})")
+        return PAPER.reason(v, name)
+
+    def headline(self, v: Verdict) -> str | None:
+        if v.code == "kpk-draw":
+            return f"{v.side} cannot win: KPK draw ({v.rule})"
+        return None
+
+    def note_text(self, name: Any, note: Note, ok: bool, bk: int) -> str | None:
+        return paper_note_text(name, note, ok)
+
+    def shortcut(self, w: int, b: int, wk: int, bk: int) -> bool:
+        return PAPER.shortcut(w, b, wk, bk)
+
+    def clear_cache(self) -> None:
+        super().clear_cache()
+        self.regions.clear()
+
+    def cache_info(self) -> dict[str, int]:
+        return {"structures": len(self.regions), "verdicts": 2 * len(self.boards),
+                "structure_hits": 0}
+
+
+#: x1 cannot hold whatever the kings (the search's cache entry)
+_HOPELESS = _new(Structure, ("x1", "hopeless", (), _KPK_RAW, (), _ALL, "", 0))
+
+
+def _relabel(pv: Verdict) -> Verdict:
+    """The paper's verdict ``pv`` as an extended verdict (every field but ``method``)."""
+    fields = tuple(tuple.__iter__(pv))
+    return _new(Verdict, (fields[0], "extended") + fields[2:])
+
+
+EXTENDED = ExtendedMethod()

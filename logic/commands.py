@@ -79,6 +79,8 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
     limit.add_argument("--time", type=seconds_arg,
                        help="search for this many seconds (default 2)")
     s.add_argument("--no-blockage", action="store_true", help="switch the detector off")
+    s.add_argument("--method", choices=list(logic.STATIC_METHODS), default="paper",
+                   help="the detecting method at interior nodes (default: paper)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(run=_search)
 
@@ -242,7 +244,7 @@ def _search(args: argparse.Namespace, out: TextIO) -> int:
         result = search_board(board, depth=args.depth,
                               seconds=None if args.depth else (2.0 if args.time is None
                                                                else args.time),
-                              blockage=not args.no_blockage)
+                              blockage=not args.no_blockage, method=args.method)
     except ValueError as exc:
         print(f"pawnfence: {exc}", file=sys.stderr)
         return 2

@@ -21,6 +21,8 @@ silent*.  Where no criterion applies the verdict is the paper's, field for field
   it wrong against the exact prover, whose "cannot win" is "cannot force a promotion or
   mate": a KPK draw may still let the pawn promote before the queen is taken.  The code
   stays (the sweep measures it, ``_USE_X2`` switches it on) but the method never uses it.
+* **x3, KPK, the pawn never promotes** (x2's corrected twin): the same, with a table whose
+  target is any promotion, safe or not (:func:`logic.kpk.promotes`).
 
 Everything is oriented (the side under test is White), as in the paper's module.
 """
@@ -42,7 +44,7 @@ from logic.steps import Recorder
 from logic.verdict import DeferredVerdict, Verdict
 
 __all__ = ["EXTENDED", "ExtendedMethod", "Rule", "RULES", "region_structure", "kpk_draw",
-           "X1_STRUCTURAL", "USED"]
+           "X1_STRUCTURAL", "USED", "kpk_no_promotion"]
 
 _ALL = BB_ALL
 _NOT_A = BB_NOT_A
@@ -91,6 +93,15 @@ RULES: dict[str, Rule] = {
         used=False,
         counterexample="8/8/2P1k3/8/8/8/2K5/8 b - - 0 1 (White: 1...Kd6 2.c7 Kxc7 is a draw, "
                        "but with White to move 1.c7 promotes)",
+    ),
+    "x3": Rule(
+        "x3",
+        "KPK, the pawn never promotes: one pawn against the bare king that cannot be forced "
+        "to promote, whoever moves",
+        "x2's corrected twin. The KPK retrograde analysis is run again with any promotion as "
+        "the target, safe or not (assets/kpk-promote.bin, kpk.build(safe=False)): where the "
+        "strong side cannot force its pawn to the last rank with either side to move, it "
+        "never gets more than king and pawn, and a king and a pawn cannot mate.",
     ),
 }
 
@@ -204,6 +215,21 @@ def kpk_draw(w: int, b: int, wk: int, bk: int) -> bool:
     return True
 
 
+def kpk_no_promotion(w: int, b: int, wk: int, bk: int) -> bool:
+    """x3 on an oriented position: one White pawn, no Black pawn, and the promotion table
+    (:func:`logic.kpk.promotes`) says White cannot force the pawn to promote with either
+    side to move (an illegal side to move is skipped)."""
+    if b or w & (w - 1) or not w:
+        return False
+    p = w.bit_length() - 1
+    for turn in (chess.WHITE, chess.BLACK):
+        if turn and _PAWN_ATTACKS_W[p] >> bk & 1:
+            continue
+        if kpk.promotes(*kpk.normalise_squares(chess.WHITE, turn, wk, bk, p)):
+            return False
+    return True
+
+
 class _RegionRule(StaticMethod):
     """x1 as a static analysis of its own (not registered): its ``decide`` and trace of the
     kings and pawns, with the section "x1"."""
@@ -229,7 +255,7 @@ class ExtendedMethod(StaticMethod):
     prover on the sweep of ``tests/data/extended_sweep.py``)."""
 
     name = "extended"
-    label = "extended (paper + x1)"
+    label = "extended (paper + x1, x3)"
     title = "David, Felner & Netanyahu (2004) plus criteria checked against the exact prover"
     king_section = "paper 2.3"
     region = "below"
@@ -262,9 +288,14 @@ class ExtendedMethod(StaticMethod):
 
     def extra(self, w: int, b: int, wk: int, bk: int, color: bool) -> Verdict | None:
         """The first criterion that proves a blockage, as a verdict, or None."""
-        if _USE_X2 and not b and kpk_draw(w, b, wk, bk):
-            return _new(Verdict, (color, "extended", True, "x2", "ok", "kpk-draw", (w.bit_length()
-                                  - 1,), _KPK_RAW, (), (wk, bk), (), None))
+        if not b:
+            if _USE_X2 and kpk_draw(w, b, wk, bk):
+                return _new(Verdict, (color, "extended", True, "x2", "ok", "kpk-draw",
+                                      (w.bit_length() - 1,), _KPK_RAW, (), (wk, bk), (), None))
+            if kpk_no_promotion(w, b, wk, bk):
+                return _new(Verdict, (color, "extended", True, "x3", "ok", "kpk-stopped",
+                                      (w.bit_length() - 1,), _KPK_RAW, (), (wk, bk), (), None))
+            return None
         st = self.region_of(w, b)
         if st is None or st[0] is not None:
             return None
@@ -316,7 +347,8 @@ class ExtendedMethod(StaticMethod):
             wk, bk = bk ^ 0x38, wk ^ 0x38
             w, b = chess.flip_vertical(b), chess.flip_vertical(w)
         if st is _HOPELESS:
-            return _USE_X2 and not b and kpk_draw(w, b, wk, bk)
+            return not b and ((_USE_X2 and kpk_draw(w, b, wk, bk))
+                              or kpk_no_promotion(w, b, wk, bk))
         return _x1_decide(st, wk, bk)[0]
 
     # -- the trace -----------------------------------------------------------------
@@ -339,19 +371,8 @@ class ExtendedMethod(StaticMethod):
 
     def _trace_rules(self, w: int, b: int, wk: int, bk: int, color: bool, rec: Recorder,
                      pv: Verdict) -> Verdict | None:
-        rule = RULES["x2"]
-        if _USE_X2 and not b and not w & (w - 1):
-            p = w.bit_length() - 1
-            draw = kpk_draw(w, b, wk, bk)
-            rec.add("x2-kpk", "x2", "x2: KPK",
-                    f"x2: one {rec.us} pawn ({rec.name(p)}) against the bare king; the KPK "
-                    "bitbase gives " + ("a draw whoever moves: blockage." if draw else
-                                        "a win with at least one side to move."),
-                    changed=1 << p, square=p, facts=(("rule", "x2"), ("holds", draw),
-                                                     ("statement", rule.statement)))
-            if draw:
-                return self.extra(w, b, wk, bk, color)
-            return None
+        if not b and not w & (w - 1):
+            return self._trace_kpk(w, b, wk, bk, color, rec)
         if marking(w, b)[3] & 0xFF != 0xFF:
             rec.add("x1-region", "x1", "x1: the king's region",
                     "x1: a file without a marked square: no wall at all, so no lower fence.",
@@ -361,10 +382,36 @@ class ExtendedMethod(StaticMethod):
         if st.code in X1_STRUCTURAL:
             return None
         blocked, _rule, code, _args = _x1_decide(st, wk, bk)
+        first = len(rec.steps)
         _X1._record_kings_and_pawns(rec, st, wk, bk, code)
+        for i in range(first, len(rec.steps)):  # x1's own kinds and phases (the code pane)
+            s = rec.steps[i]
+            rec.steps[i] = replace(s, kind=f"x1-{s.kind}", phase=f"x1: {s.phase}")
         if blocked:
             return self.extra(w, b, wk, bk, color)
         return None
+
+    def _trace_kpk(self, w: int, b: int, wk: int, bk: int, color: bool, rec: Recorder
+                   ) -> Verdict | None:
+        p = w.bit_length() - 1
+        if _USE_X2:
+            draw = kpk_draw(w, b, wk, bk)
+            rec.add("x2-kpk", "x2", "x2: KPK",
+                    f"x2: one {rec.us} pawn ({rec.name(p)}) against the bare king; the KPK "
+                    "bitbase gives " + ("a draw whoever moves: blockage." if draw else
+                                        "a win with at least one side to move."),
+                    changed=1 << p, square=p, facts=(("rule", "x2"), ("holds", draw),
+                                                     ("statement", RULES["x2"].statement)))
+        stopped = kpk_no_promotion(w, b, wk, bk)
+        rec.add("x3-kpk", "x3", "x3: KPK promotion",
+                f"x3: one {rec.us} pawn ({rec.name(p)}) against the bare king; the promotion "
+                "table says " + (f"{rec.us} cannot force it to promote, whoever moves: "
+                                 "blockage." if stopped else
+                                 f"{rec.us} can force it to promote with at least one side "
+                                 "to move."),
+                changed=1 << p, square=p, facts=(("rule", "x3"), ("holds", stopped),
+                                                 ("statement", RULES["x3"].statement)))
+        return self.extra(w, b, wk, bk, color)
 
     # -- words ---------------------------------------------------------------------
     def notes(self, stored: Any) -> tuple[Note, ...]:
@@ -374,11 +421,16 @@ class ExtendedMethod(StaticMethod):
         if v.code == "kpk-draw":
             return (f"one {name.us} pawn against the bare king: the KPK bitbase gives a draw "
                     f"whoever moves ({v.rule})")
+        if v.code == "kpk-stopped":
+            return (f"one {name.us} pawn against the bare king that cannot be forced to "
+                    f"promote, whoever moves ({v.rule})")
         return PAPER.reason(v, name)
 
     def headline(self, v: Verdict) -> str | None:
         if v.code == "kpk-draw":
             return f"{v.side} cannot win: KPK draw ({v.rule})"
+        if v.code == "kpk-stopped":
+            return f"{v.side} cannot win: the pawn never promotes ({v.rule})"
         return None
 
     def note_text(self, name: Any, note: Note, ok: bool, bk: int) -> str | None:

@@ -33,7 +33,8 @@ RULE_TITLES: dict[str, str] = {
     "wiki flood": "ram fence and king flood (wiki)",
     "wiki dynamic": "dynamic pawns (wiki)",
     "x1": "the lowest fence: the king's region from its first rank (extended, x1)",
-    "x2": "KPK draw whoever moves (extended, x2)",
+    "x2": "KPK draw whoever moves (extended, x2; dropped)",
+    "x3": "KPK: the pawn cannot be forced to promote, whoever moves (extended, x3)",
     "not applicable": "not a legal king-and-pawn position",
 }
 

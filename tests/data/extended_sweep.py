@@ -92,19 +92,18 @@ def judge(board: chess.Board, color: chess.Color, seconds: float) -> str:
     return status
 
 
-def fired(board: chess.Board, color: chess.Color) -> str | None:
-    """The criterion that decides ``color``'s verdict on ``board`` where the paper proves
-    no blockage: the extended method's rule, or a dropped criterion that would fire (it is
-    measured, never used); None when the paper decides or nothing fires."""
+def fired(board: chess.Board, color: chess.Color) -> list[str]:
+    """The criteria that decide ``color``'s verdict on ``board`` where the paper proves no
+    blockage: the extended method's rule, and each dropped criterion that would fire
+    there (measured, never used); empty when the paper decides or nothing fires."""
     v = logic.detect(board, color, method="extended")
-    if v.blocked and v.rule in RULES:
-        return v.rule
-    if v.blocked:
-        return None
+    if v.blocked and v.rule not in RULES:
+        return []  # the paper's own blockage
+    out = [v.rule] if v.blocked else []
     w, b, wk, bk = oriented(board, color)
     if not RULES["x2"].used and kpk_draw(w, b, wk, bk):
-        return "x2"
-    return None
+        out.append("x2")
+    return out
 
 
 def oriented(board: chess.Board, color: chess.Color) -> tuple[int, int, int, int]:
@@ -129,18 +128,23 @@ class Table:
     def add(self, where: str, board: chess.Board, seconds: float) -> None:
         for color in chess.COLORS:
             self.pairs[where] += 1
-            rule = fired(board, color)
-            if rule is None:
-                continue
-            self.fires[(rule, where)] += 1
-            status = judge(board, color, seconds)
-            if status == "breaks":
-                self.wrong[(rule, where)] += 1
-                side = chess.COLOR_NAMES[color]
-                self.example.setdefault(rule, f"`{board.fen()}` ({side})")
-                print(f"WRONG {rule} {where} {board.fen()} {side}", file=sys.stderr)
-            elif status == "unknown":
-                self.unknown[(rule, where)] += 1
+            rules = fired(board, color)
+            if rules:
+                status = judge(board, color, seconds)
+            for rule in rules:
+                self.count(rule, where, board, color, status)
+
+    def count(self, rule: str, where: str, board: chess.Board, color: chess.Color,
+              status: str) -> None:
+        """One firing of ``rule`` and the exact prover's ``status`` there."""
+        self.fires[(rule, where)] += 1
+        if status == "breaks":
+            self.wrong[(rule, where)] += 1
+            side = chess.COLOR_NAMES[color]
+            self.example.setdefault(rule, f"`{board.fen()}` ({side})")
+            print(f"WRONG {rule} {where} {board.fen()} {side}", file=sys.stderr)
+        elif status == "unknown":
+            self.unknown[(rule, where)] += 1
 
     def print(self, wheres: list[str]) -> None:
         gen = wheres[0]

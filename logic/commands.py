@@ -121,6 +121,9 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
                    help="timing rounds (best is reported)")
     b.add_argument("--file", help="EPD/FEN file to time instead of the built-in set")
     b.add_argument("--json", action="store_true")
+    b.add_argument("--search", type=seconds_arg, metavar="SECONDS",
+                   help="also time the search with detection off and with each static "
+                   "method, SECONDS per position and setting (the NPS overhead)")
     b.add_argument("--scan", nargs="+", metavar="PGN",
                    help="time a scan of these games against python-chess's replay of them")
     b.set_defaults(run=_bench)

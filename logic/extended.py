@@ -182,7 +182,7 @@ def region_structure(w: int, b: int, rec: Recorder | None = None, paper_fence: i
         hit = _PAWN_ATTACKS_W[p] & removed
         t = (hit & -hit).bit_length() - 1
         if rec is not None:
-            rec.add("capture", "x1", "x1: a pawn can capture",
+            rec.add("x1-capture", "x1", "x1: a pawn can capture",
                     f"{rec.name(p)} can take {rec.name(t)}: the structure changes, no blockage "
                     f"(x1, as paper 3).", changed=(1 << p) | (1 << t), square=p, fence=fence,
                     below=region, removed=removed)

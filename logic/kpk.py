@@ -24,8 +24,8 @@ import chess
 
 from logic.assets import asset_path
 
-__all__ = ["SIZE", "build", "probe", "promotes", "load_promotion", "probe_board", "kpk_index", "normalise",
-           "normalise_squares", "load_bitbase", "KPKError", "is_kpk"]
+__all__ = ["SIZE", "build", "probe", "promotes", "load_promotion", "probe_board", "kpk_index",
+           "normalise", "normalise_squares", "load_bitbase", "KPKError", "is_kpk"]
 
 SIZE = 2 * 24 * 64 * 64
 INVALID, UNKNOWN, DRAW, WIN = 0, 1, 2, 4

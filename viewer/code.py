@@ -93,6 +93,7 @@ LISTINGS: dict[str, Listing] = {
         _L(2, "while Black pawns stand in the region: remove them, mark, flood again",
            ("x1-remove",)),
         _L(2, "fence ← the marked squares next to the region"),
+        _L(2, "if a White pawn can take a removed pawn: no blockage (as 3)", ("x1-capture",)),
         _L(2, "White's king in the region, Black's outside it? (2.3)", ("x1-kings",)),
         _L(2, "Black's king has a vacant square? (no zugzwang)", ("x1-zugzwang",)),
         _L(2, "each dynamic pawn by 3.1-3.4 on that fence", ("x1-classify",)),

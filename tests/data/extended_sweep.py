@@ -192,7 +192,7 @@ def recall(seconds: float, cache_path: Path) -> None:
     if cache_path.is_file():
         for line in cache_path.read_text().splitlines():
             d = json.loads(line)
-            cache[(d["fen"], d["side"])] = d["status"]
+            cache[(d["epd"], d["side"])] = d["status"]
     sets = corpora()
     methods = ["paper", "flood", "extended"]
     print("| set | (position, side) pairs with more pawns | exact: blocked / breaks / unknown "
@@ -205,11 +205,12 @@ def recall(seconds: float, cache_path: Path) -> None:
             pairs = [(b, c) for b in sets[key] for c in chess.COLORS
                      if len(b.pieces(chess.PAWN, c)) > len(b.pieces(chess.PAWN, not c))]
             for b, c in pairs:
-                st = cache.get((b.fen(), c))
+                st = cache.get((b.epd(), c))
                 if st is None:
                     st = EXACT.solve(b, c, max_seconds=seconds, pv=False).status
-                    cache[(b.fen(), c)] = st
-                    out.write(json.dumps({"fen": b.fen(), "side": c, "status": st}) + "\n")
+                    cache[(b.epd(), c)] = st
+                    out.write(json.dumps({"epd": b.epd(), "side": c, "status": st}) + "\n")
+                    out.flush()
                 status[st] += 1
                 if st == "blocked":
                     for m in methods:

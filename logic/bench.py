@@ -189,6 +189,8 @@ def run_bench(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"  {method + ' detect, cached':32s}{c:8.2f} us/position   "
                   f"{c / p:.2f}x parse   ({u / c:.1f}x faster than uncached)\n")
     out.write(f"  KPK bitbase build               {r['kpk_build_s']:8.2f} s\n")
+    out.write(f"  KPK probe of a chess.Board      {r['kpk_probe_board_us']:8.2f} us "
+              f"(normalise + lookup); of an index {r['kpk_probe_index_us']:.2f} us\n")
     if search is not None:
         n = int(search["off"]["positions"])
         out.write(f"search, {n} positions no method blocks at the root, {args.search:g} s each "
@@ -197,8 +199,6 @@ def run_bench(args: argparse.Namespace, out: TextIO) -> int:
             over = "" if s == "off" else f"   overhead {t['overhead_pct']:+.1f} %"
             out.write(f"  detection {s:8s} {int(t['nodes']):>10,} nodes {int(t['nps']):>8,} "
                       f"nps {int(t['blockages']):>7,} blockages{over}\n")
-    out.write(f"  KPK probe of a chess.Board      {r['kpk_probe_board_us']:8.2f} us "
-              f"(normalise + lookup); of an index {r['kpk_probe_index_us']:.2f} us\n")
     return 0
 
 

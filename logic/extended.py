@@ -272,15 +272,16 @@ class ExtendedMethod(StaticMethod):
         return PAPER.structure(w, b, rec)
 
     def region_of(self, w: int, b: int) -> Structure | None:
-        """x1's structure for the oriented pawns, cached; None when no fence can exist
-        (a file without a marked square)."""
+        """x1's structure for the oriented pawns, cached; None when there is no wall at
+        all."""
         key = (w, b)
         try:
             return self.regions[key]
         except KeyError:
             pass
-        files = marking(w, b)[3]
-        st = region_structure(w, b) if files & 0xFF == 0xFF else None
+        st = region_structure(w, b)
+        if st[0] is not None and st[1] == "no-fence" and not st[3][4]:
+            st = None  # no wall at all (nothing removed): the usual miss, kept small
         if len(self.regions) >= CACHE_LIMIT:
             self.regions.clear()
         self.regions[key] = st
@@ -324,32 +325,76 @@ class ExtendedMethod(StaticMethod):
         return _relabel(pv)
 
     def pair(self, w: int, b: int, wk: int, bk: int) -> tuple[Verdict, Verdict]:
-        black, white = PAPER.pair(w, b, wk, bk)
-        return (self._extend(black, *orient(w, b, wk, bk, False), False),
-                self._extend(white, w, b, wk, bk, True))
+        """Black's and White's verdicts: the paper's fast pair, then the criteria for a
+        side the paper does not block, oriented only when a criterion can apply."""
+        black, white = _paper_pair(w, b, wk, bk)
+        return (self._side(black, w, b, wk, bk, False), self._side(white, w, b, wk, bk, True))
+
+    def _side(self, pv: Verdict, w: int, b: int, wk: int, bk: int, color: bool) -> Verdict:
+        if type(pv) is DeferredVerdict:  # see _extend; the memo is the oriented position
+            return _new(DeferredVerdict, (color, "extended", False,
+                                          list(tuple.__getitem__(pv, 3)), "ok", None, None, None,
+                                          None, tuple.__getitem__(pv, 9), (), None))
+        if not tuple.__getitem__(pv, 2):
+            raw = tuple.__getitem__(pv, 7)
+            # x1 needs a marked square on every file of the first marking (removal only
+            # takes marked squares away, so the paper's marking says it when it removed
+            # nothing); x3 needs no pawn of the defender
+            m = raw[1] | raw[1] >> 32
+            m |= m >> 16
+            if (m | m >> 8) & 0xFF == 0xFF or raw[4] or not (b if color else w):
+                x = self.extra(*orient(w, b, wk, bk, color), color)
+                if x is not None:
+                    return x
+        return _relabel(pv)
 
     def is_blocked(self, w: int, b: int, wk: int, bk: int, color: bool) -> bool:
-        """The search's interior-node test: the paper's, then the criteria, each pawn
-        structure analysed once per colour (x1's structure cached with the paper's)."""
-        if PAPER.is_blocked(w, b, wk, bk, color):
+        """The search's interior-node test: the paper's structure and x1's, cached
+        together per pawn structure and colour (one lookup a node), then the kings."""
+        e = self.sides.get((w, b, color))
+        if e is None:
+            e = self._entry(w, b, bool(color))
+        if e is _HOPELESS:
+            return False
+        if e is _MATERIAL:
             return True
-        key = (w, b, bool(color))
-        st = self.sides.get(key)
-        if st is None:
-            ow, ob = (w, b) if color else (chess.flip_vertical(b), chess.flip_vertical(w))
-            st = self.region_of(ow, ob)
-            if st is None or st[0] is not None:
-                st = _HOPELESS
-            if len(self.sides) >= CACHE_LIMIT:
-                self.sides.clear()
-            self.sides[key] = st
+        pst, xst, kpk_pawn = e
         if not color:
             wk, bk = bk ^ 0x38, wk ^ 0x38
-            w, b = chess.flip_vertical(b), chess.flip_vertical(w)
-        if st is _HOPELESS:
-            return not b and ((_USE_X2 and kpk_draw(w, b, wk, bk))
-                              or kpk_no_promotion(w, b, wk, bk))
-        return _x1_decide(st, wk, bk)[0]
+        # each decide only where White's king stands below its fence (its first test)
+        if pst is not None and pst[3][3] >> wk & 1 and _paper_decide(pst, wk, bk)[0]:
+            return True
+        if xst is not None and xst[3][3] >> wk & 1 and _x1_decide(xst, wk, bk)[0]:
+            return True
+        return kpk_pawn >= 0 and (
+            (_USE_X2 and kpk_draw(1 << kpk_pawn, 0, wk, bk))
+            or kpk_no_promotion(1 << kpk_pawn, 0, wk, bk))
+
+    def _entry(self, w: int, b: int, color: bool) -> Any:
+        """The search cache's entry for the unoriented pawns and a colour: the paper's
+        structure (None if it fails whatever the kings), x1's (likewise) and the KPK
+        pawn's oriented square (-1: not KPK); :data:`_HOPELESS` when nothing can hold,
+        :data:`_MATERIAL` when the side has no pawns."""
+        ow, ob = (w, b) if color else (chess.flip_vertical(b), chess.flip_vertical(w))
+        if not ow:
+            e: Any = _MATERIAL
+        else:
+            pst = PAPER.cached_structure(ow, ob)
+            marked, removed = pst[3][1], pst[3][4]
+            m = marked | marked >> 32
+            m |= m >> 16
+            # x1 needs a marked square on every file (the paper's marking is the first
+            # one when it removed nothing)
+            xst = self.region_of(ow, ob) if removed or (m | m >> 8) & 0xFF == 0xFF else None
+            kpk_pawn = ow.bit_length() - 1 if not ob and not ow & (ow - 1) else -1
+            e = (pst if pst[0] is None else None, xst if xst is not None and xst[0] is None
+                 else None, kpk_pawn)
+            if e == (None, None, -1):
+                e = _HOPELESS
+        if len(self.sides) >= CACHE_LIMIT:
+            self.sides.clear()
+        self.sides[(w, b, color)] = e
+        return e
 
     # -- the trace -----------------------------------------------------------------
     def analyse(self, w: int, b: int, wk: int, bk: int, color: bool, rec: Recorder) -> Verdict:
@@ -448,8 +493,11 @@ class ExtendedMethod(StaticMethod):
                 "structure_hits": 0}
 
 
-#: x1 cannot hold whatever the kings (the search's cache entry)
-_HOPELESS = _new(Structure, ("x1", "hopeless", (), _KPK_RAW, (), _ALL, "", 0))
+#: the search cache's entries: nothing can hold whatever the kings; the side has no pawns
+_HOPELESS = ("hopeless",)
+_MATERIAL = ("material",)
+_paper_pair = PAPER.pair
+_paper_decide = PAPER.decide
 
 
 def _relabel(pv: Verdict) -> Verdict:

@@ -244,6 +244,9 @@ class _RegionRule(StaticMethod):
     def notes(self, stored: Any) -> tuple[Note, ...]:
         return paper_notes(stored) if type(stored) is NoteSeed else stored
 
+    def note_text(self, name: Any, note: Note, ok: bool, bk: int) -> str | None:
+        return paper_note_text(name, note, ok)
+
 
 _X1 = _RegionRule()
 _x1_decide = _X1.decide
@@ -403,8 +406,11 @@ class ExtendedMethod(StaticMethod):
         pv = PAPER.analyse(w, b, wk, bk, color, rec)
         if rec.steps and rec.steps[-1].kind == "verdict":
             last = rec.steps[-1]
+            text = (f"The paper's rules prove the blockage ({pv.rule}): nothing to add."
+                    if pv.blocked else f"The paper's rules prove no blockage ({pv.rule}): "
+                    "the extended criteria are tried next.")
             rec.steps[-1] = replace(last, kind="paper-verdict", phase="the paper's verdict",
-                                    text=f"The paper's rules: {pv.headline}.",
+                                    text=text,
                                     facts=(("blocked", pv.blocked), ("rule", pv.rule)))
         v = _relabel(pv)
         if w and not pv.blocked:

@@ -153,6 +153,10 @@ def measure_search(boards: list[chess.Board], seconds: float, limit: int = 40
 
 def run_bench(args: argparse.Namespace, out: TextIO) -> int:
     """Print the benchmark table (or JSON)."""
+    if getattr(args, "exact", None) is not None:
+        from logic.bench_exact import run_exact_bench
+
+        return run_exact_bench(args, out)
     if args.scan:
         r = measure_scan(args.scan)
         if args.json:

@@ -126,6 +126,16 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
                    "method, SECONDS per position and setting (the NPS overhead)")
     b.add_argument("--scan", nargs="+", metavar="PGN",
                    help="time a scan of these games against python-chess's replay of them")
+    b.add_argument("--exact", nargs="*", metavar="FILE", default=None,
+                   help="time the exact prover instead: the built-in set, every side a "
+                   "static method calls blocked (there and in the FILEs), and each FILE")
+    b.add_argument("--exact-seconds", type=seconds_arg, default=10.0,
+                   help="the exact prover's budget per side-position (default 10 s)")
+    b.add_argument("--sample", type=positive_int, default=None,
+                   help="with --exact: at most this many side-positions of each FILE "
+                   "(a seeded sample)")
+    b.add_argument("--jobs", type=positive_int, default=1,
+                   help="with --exact: worker processes")
     b.set_defaults(run=_bench)
     return parsers
 

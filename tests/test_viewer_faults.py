@@ -389,15 +389,18 @@ def test_render_on_a_full_disk_is_an_error_and_keeps_the_old_file(full_disk) -> 
 
 
 # -- 6. an event storm -------------------------------------------------------------------------
-def test_event_storm(home, tmp_path) -> None:
+@pytest.mark.parametrize("method", ["paper", "exact"])
+def test_event_storm(home, tmp_path, method) -> None:
     """Seeded random clicks, drags, keys and pastes (some of them 20 KB) for 800 frames
-    with the search panel on: no exception, no frame slower than two seconds, memory
-    bounded, at most one engine process and no pile-up of threads at any time."""
+    with the search panel on, starting with each kind of method (``exact``: proofs in the
+    background, cancelled by the edits): no exception, no frame slower than two seconds,
+    memory bounded, at most one engine process, one proof thread, and no pile-up of
+    threads at any time."""
     rng = random.Random(20240611)
     tag = f"--tag-{uuid.uuid4().hex}"
     engine = fake_engine(tmp_path, tag)
     threads = threading.active_count()
-    a = App(Settings(fen=WIKI, engine=engine, search=True), size=(1280, 860),
+    a = App(Settings(fen=WIKI, engine=engine, search=True, method=method), size=(1280, 860),
             export_dir=tmp_path / "x")
     frames(a, [])
     w, h = a.screen.get_size()
@@ -434,6 +437,7 @@ def test_event_storm(home, tmp_path) -> None:
             frames(a, *[batch() for _ in range(10)])
             assert time.monotonic() - t0 < 2.0 * 10, "ten frames took over 20 s"
             assert threading.active_count() <= threads + 4, "threads pile up"
+            assert sum(t.name == "pawnfence-proof" for t in threading.enumerate()) <= 1
             assert len(_processes(tag)) <= 1, "more than one engine process"
 
     tracemalloc.start()
@@ -448,3 +452,4 @@ def test_event_storm(home, tmp_path) -> None:
     assert time.monotonic() - t0 < 4.0
     time.sleep(0.2)
     assert not _processes(tag)
+    assert not a.state.proof.alive()

@@ -89,6 +89,7 @@ _TABLE: tuple[Action, ...] = (
     _step("next-phase", ">>", "phases"),
     Action("back", "", "back", lambda h: h.state.back()),
     Action("method", "", "choose", lambda h: h.state.next_method()),
+    Action("prove", "", "prove", lambda h: h.state.retry_proof()),
     Action("side", "", "choose", lambda h: h.state.toggle_side()),
     Action("structure", "", "structure", lambda h: h.state.toggle_structure()),
     Action("png", "PNG…", "export", lambda h: h.choose_export("png")),
@@ -118,7 +119,7 @@ KEYS: dict[str, tuple[str, ...]] = {
     "copy": ("ctrl+c",), "paste": ("ctrl+v",), "play:toggle": ("space",),
     "play:prev": ("left",), "play:next": ("right",), "play:first": ("home",),
     "play:last": ("end",), "play:prev-phase": ("up",), "play:next-phase": ("down",),
-    "back": ("escape",), "method": ("m",), "side": ("s",),
+    "back": ("escape",), "method": ("m",), "side": ("s",), "prove": ("r",),
     "structure": ("l",), "png": ("ctrl+s",), "gif": ("ctrl+g",), "svg": ("ctrl+shift+s",),
     "search": ("e",), "search:less": ("-",), "search:more": ("=",),
     "line:prev": ("[",), "line:next": ("]",), "line:first": ("ctrl+[",),
@@ -139,8 +140,10 @@ GROUPS: dict[str, tuple[str, str]] = {
     "steps": ("", "previous / next step"),
     "phases": ("", "previous / next phase (a group of steps)"),
     "ends": ("", "first / last step"),
-    "back": ("", "back: close this help, leave projector mode or a line, the live verdict"),
+    "back": ("", "back: close this help, leave projector mode, cancel a proof, leave a "
+                 "line, the live verdict"),
     "choose": ("", "switch method ({methods}) / side (White / Black)"),
+    "prove": ("", "prove again (after Esc cancelled the exact prover, or it failed)"),
     "structure": ("", "pawn-structure layer (files, rams, levers, backward, stragglers)"),
     "export": ("", "save this frame as PNG / the trace as GIF / the frame as SVG"),
     "search": ("", "analysis: pawnfence's search with and without detection, a UCI engine"),
@@ -221,6 +224,6 @@ def _group_caption(group: str) -> str:
 def help_lines(extra: Iterable[tuple[str, str]] = ()) -> tuple[tuple[str, str], ...]:
     """``(keys, words)`` lines of the help overlay: ``extra`` (the mouse gestures) first,
     then one line per help group of the action table, with the keys bound to it."""
-    methods = " / ".join(m.label for m in logic.STATIC_METHODS.values())
+    methods = " / ".join(m.label for m in logic.METHODS.values())
     return (*extra, *((caption or _group_caption(group), words.replace("{methods}", methods))
                       for group, (caption, words) in GROUPS.items()))

@@ -1,6 +1,7 @@
 """Background analysis for the viewer's search panel: pawnfence's search with and
-without blockage detection, and optionally a UCI engine (through the one wrapper,
-:class:`logic.uci.Engine`), off the frame loop.
+without blockage detection, optionally a UCI engine (through the one wrapper,
+:class:`logic.uci.Engine`), and the exact prover's verdict for both sides (at most
+:data:`EXACT_SECONDS` a side), off the frame loop.
 
 Contracts:
 
@@ -13,7 +14,9 @@ Contracts:
 * :meth:`Analysis.close` waits a few seconds at most and leaves no engine process;
 * ``notify`` (if given) is called from the worker whenever the result changes, so an
   idle window wakes up for a finished job instead of polling;
-* the time per search (``seconds``) can change between requests.
+* the time per search (``seconds``) can change between requests;
+* the exact prover runs last (after the engine), polls the request's staleness, so a
+  new request or :meth:`Analysis.close` stops it within milliseconds.
 """
 
 from __future__ import annotations
@@ -30,10 +33,12 @@ import chess
 from logic.uci import Engine, EngineError, IllegalPositionError
 from viewer.text import status_names
 
-__all__ = ["Analysis", "AnalysisResult", "default_engine", "illegal_reasons"]
+__all__ = ["Analysis", "AnalysisResult", "default_engine", "illegal_reasons", "EXACT_SECONDS"]
 
 #: seconds beyond the search time before an engine that does not answer counts as hung
 ENGINE_TIMEOUT = 2.0
+#: the exact prover's budget per side in the analysis (seconds)
+EXACT_SECONDS = 3.0
 
 
 def default_engine() -> str | None:
@@ -61,7 +66,9 @@ class AnalysisResult:
 
     ``searchable``: pawnfence's own search applies (a legal king-and-pawn board);
     ``legal``: the board may be sent to an engine; ``messages``: one line per problem;
-    ``fen``: the position analysed; ``seconds``: the time per search.
+    ``fen``: the position analysed; ``seconds``: the time per search; ``exact``: the
+    exact prover's verdict per side, White's first, each ``{"side", "code" (proved /
+    breaks / unknown), "headline"}``, None until it is in.
     """
 
     generation: int
@@ -71,6 +78,7 @@ class AnalysisResult:
     with_detection: dict[str, object] | None = None
     without_detection: dict[str, object] | None = None
     engine: dict[str, object] | None = None
+    exact: tuple[dict[str, object], ...] | None = None
     messages: tuple[str, ...] = ()
     done: bool = False
     fen: str = ""
@@ -191,7 +199,29 @@ class Analysis:
                                             "pv": r.pv, "blockages": r.blockages}})
         if self._engine is not None and self._current(gen):
             self._run_engine(board, gen, seconds)
+        if board.occupied == board.pawns | board.kings and self._current(gen):
+            self._run_exact(board, gen)
         self._publish(gen, done=True)
+
+    def _run_exact(self, board: chess.Board, gen: int) -> None:
+        """Both sides' exact verdicts (``EXACT_SECONDS`` a side, cancelled as soon as
+        the request is stale)."""
+        from logic import METHODS
+
+        method = METHODS["exact"]
+        key = ("analysis", board.fen())
+        out = []
+        for color in (chess.WHITE, chess.BLACK):
+            try:
+                v = method.decide_board(board, color, key, False, max_seconds=EXACT_SECONDS,
+                                        cancel=lambda: not self._current(gen))
+            except Exception as exc:  # bad input never crashes the viewer
+                self._publish(gen, f"exact prover: {type(exc).__name__}: {exc}")
+                return
+            if not self._current(gen):
+                return
+            out.append({"side": v.side, "code": v.code, "headline": v.headline})
+        self._publish(gen, exact=tuple(out))
 
     def _run_engine(self, board: chess.Board, gen: int, seconds: float) -> None:
         engine = self._engine

@@ -1,7 +1,9 @@
 """The analysis pane: pawnfence's search with and without detection and the UCI engine,
 side by side (stacked when the pane is narrow), each with its score, depth and line in
 SAN, the arrow style that shows its best move on the board, and a button that plays
-its line move by move on the board (the detector re-runs at each position).  The time
+its line move by move on the board (the detector re-runs at each position); above them
+the exact prover's verdict for both sides (a sign in front of each: ½ proved, ! breaks
+through, ? unknown).  The time
 per search is adjustable (− / +); an illegal position is never analysed and the pane
 says why (:mod:`viewer.analysis`).
 """
@@ -13,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import chess
 import pygame
 
+from viewer.analysis import EXACT_SECONDS
 from viewer.components import PaneButton, wheel_steps
 from viewer.render import ARROW_STYLES
 from viewer.text import san_line, score_text
@@ -24,7 +27,27 @@ if TYPE_CHECKING:
     from viewer.render import Painter
     from viewer.state import ViewerState
 
-__all__ = ["AnalysisPane", "COLUMNS", "line_of_source"]
+__all__ = ["AnalysisPane", "COLUMNS", "line_of_source", "exact_lines"]
+
+#: the sign in front of an exact verdict, by its code (shape, not only colour)
+EXACT_SIGNS = {"proved": "½", "breaks": "!", "unknown": "?"}
+
+
+def exact_lines(result: AnalysisResult | None) -> list[tuple[str, str]]:
+    """The exact prover's part of the pane: ``(text, style)`` lines, a title then one
+    line per side, White's first (always two, so that nothing below jumps when the
+    verdicts come in)."""
+    if result is None:
+        return []
+    title = (f"exact prover, {EXACT_SECONDS:g} s a side:", "title")
+    if result.exact is not None:
+        return [title, *((f"{EXACT_SIGNS.get(str(d.get('code')), '?')} "
+                          f"{d.get('headline', '')}", "text") for d in result.exact)]
+    if not result.searchable:
+        doing = "kings and pawns only" if result.legal else "not analysed"
+    else:
+        doing = "proving …" if not result.done else "no answer"
+    return [title, *((f"{side}: {doing}", "muted") for side in ("White", "Black"))]
 
 
 class Column(NamedTuple):
@@ -135,6 +158,9 @@ class AnalysisPane:
         y = max(y, y0 + bh) + 6
         if line is not None:
             y = self._line_bar(put, buttons, x0, y, w, bh)
+        for text, style in exact_lines(r):  # first: the proof, then the searches
+            y = put(text, style, x0, y, w - 12)
+        y += 6 if r is not None else 0
         wide = w >= px * 30
         col_w = (w - 20) // 3 if wide else w - 12
         top = y

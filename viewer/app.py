@@ -9,8 +9,9 @@ the custom-drawn parts (:mod:`viewer.components`, :mod:`viewer.code`,
 analysis (:mod:`viewer.analysis`).
 
 An idle window sleeps: it redraws only after input, while something moves (playback,
-a drag, a widget's hover for half a second after input, a focused text field's cursor)
-and when a background job reports; otherwise it waits for events without drawing.
+a drag, a widget's hover for half a second after input, a focused text field's cursor,
+a background proof's progress four times a second) and when a background job reports;
+otherwise it waits for events without drawing.
 :meth:`App.run` takes ``max_frames`` and a list of events to inject, so tests drive the
 real loop with real pygame events and deterministic time (``dt`` is fixed and every
 frame is drawn when events are injected or frames are counted).
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import time
 import warnings
 from collections.abc import Iterable, Sequence
@@ -52,6 +54,10 @@ MAX_SIDE = 16384
 WAKE = pygame.event.custom_type()
 #: seconds of redrawing after input (widgets' hover and press effects)
 ACTIVE_AFTER_INPUT = 0.5
+#: the interpreter's thread switch interval while the window is open (seconds): a proof
+#: in the background holds the GIL for at most this long before the frame loop gets it
+#: (Python's default, 5 ms, made frames during a proof about 1.5 times slower)
+SWITCH_INTERVAL = 0.001
 _NONE = pygame.Rect(0, 0, 0, 0)
 
 
@@ -86,6 +92,7 @@ class App(Services):
         """``notices``: problems found while loading (shown in the window); ``save``
         False: never write the settings file (a damaged one could not be kept aside)."""
         self.settings = settings or Settings()
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         pygame.display.init()
         pygame.font.init()
         requested = size or (self.settings.width, self.settings.height)
@@ -98,6 +105,7 @@ class App(Services):
         self.painter = Painter()
         self.clock = pygame.time.Clock()
         self.state = ViewerState(self.settings, caption=caption, playlist=playlist)
+        self.state.proof.notify = _wake  # a background proof's result wakes the loop
         self.exporter = Exporter(self.painter, self.state, export_dir or Path.cwd())
         notices = [*notices, *self.state.notices]
         if notices:
@@ -201,7 +209,7 @@ class App(Services):
         """Advance playback and the message line, keep the layout, the analysis and the
         widgets in step with the state, and save the settings when an edit asks for it."""
         state = self.state
-        if state.timeline.tick(dt) or state.tick(dt / 1000.0):
+        if state.timeline.tick(dt) or state.tick(dt / 1000.0) or state.poll_proof():
             self._dirty = True
         if self._wanted_layout() != self._layout_key:
             self.relayout()
@@ -286,7 +294,9 @@ class App(Services):
         if self._animating():
             return pygame.event.get(), float(self.clock.tick(fps))
         start = time.monotonic()
-        due = 0.25 if self.panel.typing() else 1.0
+        proving = self.state.proving() is not None
+        # a running proof: redraw its progress four times a second (no more)
+        due = 0.25 if self.panel.typing() or proving else 1.0
         if self.state.message.seconds > 0:
             due = min(due, self.state.message.seconds)
         if self.autosave.pending:
@@ -297,8 +307,8 @@ class App(Services):
         while not got and time.monotonic() < deadline:
             time.sleep(min(1 / fps, max(0.0, deadline - time.monotonic())))
             got = pygame.event.get()
-        if self.panel.typing():
-            self._dirty = True  # the cursor blinks
+        if self.panel.typing() or proving:
+            self._dirty = True  # the cursor blinks; the proof's progress moves on
         self.clock.tick()
         return got, (time.monotonic() - start) * 1000.0
 
@@ -325,6 +335,7 @@ class App(Services):
         """Save the settings (position, orientation, method, side...), stop the
         analysis's engine (a few seconds at most) and quit pygame."""
         err = self._save()
+        self.state.close()
         self.analysis.close()
         pygame.display.quit()
         return err

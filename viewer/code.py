@@ -127,6 +127,28 @@ LISTINGS: dict[str, Listing] = {
               "ends rammed", ("classify",)),
         _L(1, "return the verdict", ("verdict",)),
     )),
+    "exact": Listing("Exact: retrograde analysis over the pawn-structure DAG (after "
+                     "Stockfish's former bitbase.cpp)", (
+        _L(0, "exact(position), X to win (a promotion by either side, or mate):"),
+        _L(1, "S ← the pawn structures reachable from here  # pawns never go back: a DAG"),
+        _L(1, "for each structure s of S, its successors first:", ("exact-structure",)),
+        _L(2, "states ← X's king × D's king × side to move (2 × 64 × 64)"),
+        _L(2, "WIN ← states that promote or mate now, or whose pawn move or capture "
+              "reaches a won successor"),
+        _L(2, "repeat until nothing changes:  # retrograde, as bitbase.cpp"),
+        _L(3, "X to move: WIN += states with some king move into WIN"),
+        _L(3, "D to move: WIN += states whose every move leads into WIN"),
+        _L(2, "cache s's tables  # the paper's pawn hash, generalised"),
+        _L(1, "# shortcuts side by side: D moves only its king / never pushes (a draw"),
+        _L(1, "#   there is one here), partial expansions bounded above and below"),
+        _L(1, "the root is decided (or the budget is spent: unknown)", ("exact-solve",)),
+        _L(1, "king map ← the king squares from which the root is held / won",
+           ("exact-kings",)),
+        _L(1, "if the root is in WIN:  # a breakthrough"),
+        _L(2, "play the line: X a move of least distance, D one of greatest",
+           ("exact-move",)),
+        _L(1, "return proved (X cannot win) / breaks (the line) / unknown", ("verdict",)),
+    )),
 }
 
 

@@ -31,7 +31,7 @@ from viewer.overlay import EMPTY, Overlay, live_overlay, step_overlay
 from viewer.render import Painter, banner_roles
 from viewer.state import DEFAULT_OPTIONS, ExportOptions
 from viewer.text import banner_text, frame_banner, frame_explanation
-from viewer.theme import KPK_LEGEND, LEGEND, Block, Role
+from viewer.theme import Block, LegendItem, Role, legend_items
 
 if TYPE_CHECKING:
     from viewer.state import ViewerState
@@ -70,6 +70,15 @@ class Frame:
         return step_overlay(v, self.index) if self.index is not None and v.steps \
             else live_overlay(v)
 
+    def legend(self) -> tuple[LegendItem, ...]:
+        """The legend of this frame: its method's items (for the exact prover only the
+        king map line its verdict needs) and the KPK items on a KPK position."""
+        v = self.verdict
+        method = v.method if v is not None else "paper"
+        code = v.code if v is not None and v.status == "ok" else \
+            ("none" if v is not None else None)
+        return legend_items(method, kpk=bool(self.kpk), code=code)
+
 
 def frame_of(state: ViewerState) -> Frame:
     """The frame the window shows now."""
@@ -103,7 +112,7 @@ def compose_frame(painter: Painter, frame: Frame, options: ExportOptions = DEFAU
         fitted = painter.fit_text([Block(text, "sub")], width, 100_000, roles)
         parts.append(("explanation", fitted.height + pad, text))
     if options.legend:
-        items = LEGEND + (KPK_LEGEND if frame.kpk else ())
+        items = frame.legend()
         plan = painter.legend_plan((width, 100_000), items, px, False)
         parts.append(("legend", plan[3] + pad, items))
     surf = pygame.Surface((size, sum(h for _n, h, _x in parts) + pad * (len(parts) + 1)))
@@ -259,8 +268,12 @@ class Exporter:
 
     def export(self, kind: str, path: str | Path | None = None) -> Path | None:
         """Write what the window shows as ``kind`` to ``path`` (default:
-        :meth:`default_path`; a missing suffix is added); None after an error."""
+        :meth:`default_path`; a missing suffix is added); None after an error, or while
+        a background proof has no verdict yet."""
         s = self.state
+        if s.verdict is None and s.proving() is not None:
+            s.say("The prover is still working: export when its verdict is in (Esc cancels)")
+            return None
         path = Path(path) if path else self.default_path(kind)
         if path.suffix.lower() != KINDS[kind]:
             path = path.with_name(path.name + KINDS[kind])

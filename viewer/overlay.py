@@ -9,6 +9,14 @@ difference (the step's ``joined`` and ``left`` boards, the pawns it removed or d
 fences; it only reads what the detector recorded: the region board a method names
 (``logic.METHODS[name].region``), the pawn notes' and classify steps' facts
 (category, ok, rule), never a step's text.
+
+The exact prover's records draw the same way: its king map (``Verdict.king_mask`` of a
+method that is not ``static``, the ``kingmap`` board and ``holds`` fact of its
+``exact-kings`` step) with a letter, H where the defending king holds or B where the
+attacking king breaks through; an ``exact-structure`` step's ``structure_white`` /
+``structure_black`` boards as ghost pawns instead of the board's pawns; an
+``exact-move`` step's position after the move (fact ``fen``) and an arrow from ``from``
+to ``to`` labelled with its ``san``.
 """
 
 from __future__ import annotations
@@ -48,6 +56,17 @@ class Overlay:
     joined: int = 0
     left: int = 0
     fresh: int = 0
+    #: the exact prover's king map (hatch and letter: H the defending king holds there,
+    #: B the attacking king breaks through from there, as ``kingmap_holds`` says)
+    kingmap: int = 0
+    kingmap_holds: bool = True
+    #: a pawn structure to draw as ghost pawns instead of the board's pawns
+    #: ``(white pawns, black pawns)``, or None
+    ghosts: tuple[int, int] | None = None
+    #: a position to draw instead of the board's (a FEN from a step's facts), or ""
+    fen: str = ""
+    #: a move drawn as an arrow ``(from square, to square, its label)``, or None
+    arrow: tuple[int, int, str] | None = None
 
 
 EMPTY = Overlay()
@@ -70,10 +89,40 @@ def _region(v: Verdict) -> str:
     return method.region if method is not None else "below"
 
 
+def _proves(v: Verdict) -> bool:
+    """Whether ``v`` is a prover's (a method that is not ``static``: its king mask is a
+    king map)."""
+    method = METHODS.get(v.method)
+    return method is not None and not method.static
+
+
+def _arrow(step: object) -> tuple[int, int, str] | None:
+    """The move a step's facts name (``from``, ``to``, ``san``), or None."""
+    fact = getattr(step, "fact", None)
+    if fact is None:
+        return None
+    a, b = fact("from"), fact("to")
+    if not (isinstance(a, int) and isinstance(b, int) and 0 <= a < 64 and 0 <= b < 64):
+        return None
+    return a, b, str(fact("san", "") or "")
+
+
+def _proof_overlay(v: Verdict) -> Overlay:
+    """A prover's final state: its king map and the first move of its line."""
+    if v.status != "ok":
+        return EMPTY
+    first = next((s for s in v.steps if _arrow(s) is not None), None)
+    return Overlay(kingmap=v.king_mask, kingmap_holds=v.code == "proved",
+                   arrow=_arrow(first) if first is not None else None)
+
+
 def live_overlay(v: Verdict | None) -> Overlay:
-    """The verdict's final state: marked squares, fence, king side, categories."""
+    """The verdict's final state: marked squares, fence, king side, categories (a
+    prover's: the king map and the first move of its line)."""
     if v is None or not v.raw:
         return EMPTY
+    if _proves(v):
+        return _proof_overlay(v)
     km = v.king_mask
     return Overlay(
         marked=v.marked,
@@ -91,13 +140,23 @@ def step_overlay(v: Verdict, k: int) -> Overlay:
     steps = v.steps[: k + 1]
     boards: dict[str, int] = {}
     badges: dict[int, tuple[str, bool]] = {}
+    holds = True
     for s in steps:
         for name, bb in s.boards:
             boards[name] = bb
         category = s.fact("category")
         if category is not None and s.square is not None:
             badges[s.square] = (badge_letter(category, s.fact("rule", "")), bool(s.fact("ok")))
+        if s.fact("holds") is not None:
+            holds = bool(s.fact("holds"))
     current = steps[-1] if steps else None
+    if current is not None and current.board("structure_white", -1) != -1:
+        ghosts: tuple[int, int] | None = (current.board("structure_white"),
+                                          current.board("structure_black"))
+    else:
+        ghosts = None
+    fen = current.fact("fen", "") if current is not None else ""
+    fen = fen if isinstance(fen, str) else ""
     below = boards.get(_region(v), 0)
     joined = current.board("joined") if current is not None else 0
     left = current.board("left") if current is not None else 0
@@ -111,9 +170,17 @@ def step_overlay(v: Verdict, k: int) -> Overlay:
         processed=boards.get("processed", 0) if not boards.get("fence") else 0,
         removed=boards.get("removed", 0) | boards.get("drowned", 0),
         fixed=boards.get("fixed", 0),
-        changed=(current.changed if current is not None else 0) | joined | left,
+        # a king map is drawn as itself, not also as "changed"
+        changed=((current.changed & ~current.board("kingmap") if current is not None else 0)
+                 | joined | left),
         badges=badges,
         joined=joined,
         left=left,
         fresh=fresh,
+        # the king map is about the position itself: not over a structure or a line
+        kingmap=0 if ghosts is not None or fen else boards.get("kingmap", 0),
+        kingmap_holds=holds,
+        ghosts=ghosts,
+        fen=fen,
+        arrow=_arrow(current) if current is not None else None,
     )

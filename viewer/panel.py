@@ -153,8 +153,8 @@ class Panel:
         self.fen_entry.set_text_length_limit(FEN_LIMIT)
         self.fen_entry.set_text(state.editor.fen)
         self.fen_status = UILabel(cell("fen_status"), "", m)
-        labels = [meth.label for meth in logic.STATIC_METHODS.values()]
-        self.method_menu = UIDropDownMenu(labels, logic.STATIC_METHODS[state.method].label,
+        labels = [meth.label for meth in logic.METHODS.values()]
+        self.method_menu = UIDropDownMenu(labels, logic.METHODS[state.method].label,
                                           cell("method"), m)
         self.side_menu = UIDropDownMenu(list(SIDE_LABELS.values()), SIDE_LABELS[state.side],
                                         cell("side"), m)
@@ -289,7 +289,7 @@ class Panel:
     def _menu(self, el: object, text: str) -> None:
         state = self.state
         if el is self.method_menu:
-            for name, meth in logic.STATIC_METHODS.items():
+            for name, meth in logic.METHODS.items():
                 if meth.label == text:
                     state.set_method(name)
         elif el is self.side_menu:
@@ -332,8 +332,8 @@ class Panel:
         s, tl = self.state, self.state.timeline
         key = (s.tool, s.editor.fen, s.structure_layer, s.search_on, self.typing(),
                s.editor.can_undo(), s.editor.can_redo(), tl.playing, tl.index, tl.count,
-               tl.speed, id(s.verdict), s.playlist_index, len(s.playlist),
-               id(s.current_diagram), search, s.caption, s.export)
+               tl.speed, id(s.verdict), id(s.other), s.proof_note, s.playlist_index,
+               len(s.playlist), id(s.current_diagram), search, s.caption, s.export)
         if key != self._shown:
             self._shown = key
             if self.fen_entry is not None and self._ep_key() != self._ep_shown:

@@ -9,6 +9,7 @@ window, PNG/GIF exports and ``pawnfence render``.  Text is laid out by
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -23,7 +24,7 @@ from viewer.textfit import Fitted, Fonts, fit, wrap
 from viewer.theme import COLOURS, RGB, Block, LegendItem, Role
 
 __all__ = ["Painter", "square_at", "board_geometry", "display_format", "banner_roles",
-           "STRUCTURE_KEY", "ARROW_STYLES", "fill_except", "board_cover"]
+           "STRUCTURE_KEY", "ARROW_STYLES", "fill_except", "board_cover", "shown_board"]
 
 #: the pawn-structure layer's key, under the legend
 STRUCTURE_KEY = ("pawn structure: R ram · L lever · bw backward · S straggler; files open / "
@@ -34,6 +35,8 @@ ARROW_STYLES = {"arrow_with": "solid", "arrow_without": "dashed", "arrow_engine"
 
 def swatch_width(item: LegendItem, sw: int) -> int:
     """The width of a legend item's swatch: three squares for the composite ones."""
+    if item.style == "move":
+        return 2 * sw
     return 3 * sw + 4 if item.style in ("recompute", "arrows", "letters") else sw
 
 
@@ -84,6 +87,16 @@ def board_cover(rect: pygame.Rect) -> pygame.Rect:
     frame and coordinates), clipped to ``rect``."""
     left, top, sq = board_geometry(rect)
     return pygame.Rect(left - sq, top, 9 * sq + 2, 9 * sq).clip(rect)
+
+
+@functools.lru_cache(maxsize=64)
+def shown_board(fen: str) -> chess.Board | None:
+    """The position of a step's ``fen`` fact (None when it is not a FEN: the board on
+    show is drawn instead).  Cached; callers must not change the board."""
+    try:
+        return chess.Board(fen)
+    except (ValueError, TypeError):
+        return None
 
 
 def board_geometry(rect: pygame.Rect) -> tuple[int, int, int]:
@@ -196,6 +209,67 @@ class Painter:
     def _tile_kingmask(self, t: pygame.Surface, size: int) -> None:
         inner = t.get_rect().inflate(-size // 8, -size // 8)
         pygame.draw.rect(t, (*self.colours["ok"], 200), inner, max(1, size // 28))
+
+    def _kingmap_hatch(self, t: pygame.Surface, size: int, colour: RGB) -> None:
+        """The exact prover's king map: a light tint and a horizontal hatch (the marked
+        squares' hatch is diagonal), with a frame."""
+        t.fill((*colour, 55))
+        w, step = max(1, size // 30) + 1, max(5, size // 6)
+        for y in range(step // 2, size, step):
+            pygame.draw.line(t, (*colour, 235), (0, y), (size, y), w)
+        pygame.draw.rect(t, (*colour, 255), t.get_rect(), max(1, size // 24))
+
+    def _tile_kingmap_holds(self, t: pygame.Surface, size: int) -> None:
+        """A square from which the defending king holds (the hatch; H in :meth:`_marks`)."""
+        self._kingmap_hatch(t, size, self.colours["kingmap_holds"])
+
+    def _tile_kingmap_breaks(self, t: pygame.Surface, size: int) -> None:
+        """A square from which the attacking king breaks through (the hatch; B on top)."""
+        self._kingmap_hatch(t, size, self.colours["kingmap_breaks"])
+
+    def kingmap_letter(self, letter: str, colour: RGB, size: int) -> pygame.Surface:
+        """The king map's letter for squares of ``size`` pixels: white on a box of
+        ``colour`` with a black frame (drawn over the pieces, in the square's lower left
+        corner, so a king standing there does not hide it)."""
+        key = (f"kmletter:{letter}:{colour}", size)
+        t = self._tiles.get(key)
+        if t is None:
+            d = max(11, size * 3 // 10)
+            t = pygame.Surface((d, d), pygame.SRCALPHA)
+            pygame.draw.rect(t, colour, t.get_rect(), border_radius=max(2, d // 5))
+            pygame.draw.rect(t, (0, 0, 0), t.get_rect(), max(1, d // 12),
+                             border_radius=max(2, d // 5))
+            font = self.fonts.get(max(8, d * 3 // 4), "bold")
+            text = font.render(letter, True, (255, 255, 255))
+            t.blit(text, text.get_rect(center=(d // 2, d // 2)))
+            t = self._tiles[key] = display_format(t)
+        return t
+
+    def ghost(self, symbol: str, size: int) -> pygame.Surface:
+        """A ghost pawn of ``symbol`` ("P"/"p") for squares of ``size`` pixels: the piece
+        faded, in a dashed rounded frame (a structure, not the position)."""
+        key = (f"ghost:{symbol}", size)
+        t = self._tiles.get(key)
+        if t is None:
+            t = pygame.Surface((size, size), pygame.SRCALPHA)
+            piece = self.pieces.get(symbol, size).copy()
+            piece.set_alpha(150)
+            t.blit(piece, (0, 0))
+            c, w = self.colours["ghost"], max(2, size // 22)
+            box = t.get_rect().inflate(-size // 8, -size // 8)
+            dash = max(3, size // 10)
+            for i in range(0, box.width, 2 * dash):
+                a, b = box.left + i, min(box.right - 1, box.left + i + dash)
+                for y in (box.top, box.bottom - 1):
+                    pygame.draw.line(t, (0, 0, 0), (a, y), (b, y), w + 2)
+                    pygame.draw.line(t, c, (a, y), (b, y), w)
+            for i in range(0, box.height, 2 * dash):
+                a, b = box.top + i, min(box.bottom - 1, box.top + i + dash)
+                for x in (box.left, box.right - 1):
+                    pygame.draw.line(t, (0, 0, 0), (x, a), (x, b), w + 2)
+                    pygame.draw.line(t, c, (x, a), (x, b), w)
+            t = self._tiles[key] = display_format(t)
+        return t
 
     def _plus_minus(self, t: pygame.Surface, size: int, plus: bool) -> None:
         """A grid of small plus (joined) or minus (left) signs in the fence colour."""
@@ -310,14 +384,23 @@ class Painter:
                 f, r = 7 - f, 7 - r
             return left + f * sq, top + (7 - r) * sq
 
+        if overlay.fen:  # a step shows another position (a move of a line)
+            board = shown_board(overlay.fen) or board
         surface.blit(self._squares(sq, flipped, coordinates), (left - sq, top))
         self._regions(surface, overlay, topleft, sq, flipped)
         if structure is not None:
             self._structure(surface, structure, topleft, sq, left, top, flipped)
+        ghosts = overlay.ghosts
         for s, piece in board.piece_map().items():
-            if s != hide_square:
+            if s != hide_square and (ghosts is None or piece.piece_type != chess.PAWN):
                 surface.blit(self.pieces.get(piece.symbol(), sq), topleft(s))
+        if ghosts is not None:
+            for bb, symbol in zip(ghosts, "Pp", strict=True):
+                for s in chess.scan_forward(bb & chess.BB_ALL):
+                    surface.blit(self.ghost(symbol, sq), topleft(s))
         self._marks(surface, overlay, board, topleft, sq)
+        if overlay.arrow is not None:
+            self.labelled_arrow(surface, rect, overlay.arrow, flipped=flipped)
 
     def _tiles_on(self, surface, bb: int, kind: str, topleft, sq: int) -> None:
         if bb:
@@ -332,7 +415,9 @@ class Painter:
                          (overlay.processed, "processed"),
                          (overlay.marked & ~overlay.fence, "hatch"),
                          (overlay.fence, "fence"),
-                         (overlay.king_mask, "kingmask")):
+                         (overlay.king_mask, "kingmask"),
+                         (overlay.kingmap, "kingmap_holds" if overlay.kingmap_holds
+                          else "kingmap_breaks")):
             self._tiles_on(surface, bb, kind, topleft, sq)
         if overlay.kpk_square:
             self._region_edge(surface, overlay.kpk_square, topleft, sq, c["kpk"],
@@ -362,6 +447,13 @@ class Painter:
         for bb, kind in ((overlay.left, "left"), (overlay.joined, "joined"),
                          (overlay.fresh, "fresh"), (overlay.changed, "changed")):
             self._tiles_on(surface, bb, kind, topleft, sq)
+        if overlay.kingmap:
+            role = "kingmap_holds" if overlay.kingmap_holds else "kingmap_breaks"
+            letter = self.kingmap_letter("H" if overlay.kingmap_holds else "B", c[role], sq)
+            inset = max(2, sq // 14)
+            for s in chess.scan_forward(overlay.kingmap):
+                x, y = topleft(s)
+                surface.blit(letter, (x + inset, y + sq - letter.get_height() - inset))
 
     def _squares(self, sq: int, flipped: bool, coordinates: bool) -> pygame.Surface:
         """The empty board with its frame and coordinates (transparent margins), cached."""
@@ -452,7 +544,8 @@ class Painter:
                       flipped: bool = False, colour: RGB = (0, 114, 178),
                       style: str = "solid", offset: float = 0.0) -> None:
         """Arrows for UCI ``moves`` on a board drawn in ``rect``: ``style`` ``solid``,
-        ``dashed`` (a dashed shaft) or ``hollow`` (an outlined head and shaft), so the
+        ``dashed`` (a dashed shaft), ``hollow`` (an outlined head and shaft) or ``edged``
+        (solid with a black edge: a move of the exact prover's line), so the
         arrows differ by shape as well as colour; ``offset`` shifts an arrow sideways by
         that many squares (arrows of the same move stay apart)."""
         left, top, sq = board_geometry(rect)
@@ -486,6 +579,11 @@ class Painter:
                     pygame.draw.line(surface, colour, (x0 + (bx - x0) * a, y0 + (by - y0) * a),
                                      (x0 + (bx - x0) * b, y0 + (by - y0) * b), width)
                 pygame.draw.polygon(surface, colour, tip)
+            elif style == "edged":
+                pygame.draw.line(surface, (0, 0, 0), (x0, y0), (bx, by), width + 4)
+                pygame.draw.line(surface, colour, (x0, y0), (bx, by), width)
+                pygame.draw.polygon(surface, colour, tip)
+                pygame.draw.polygon(surface, (0, 0, 0), tip, 2)
             elif style == "hollow":
                 pygame.draw.line(surface, (0, 0, 0), (x0, y0), (bx, by), width + 4)
                 pygame.draw.line(surface, colour, (x0, y0), (bx, by), width)
@@ -494,6 +592,55 @@ class Painter:
             else:
                 pygame.draw.line(surface, colour, (x0, y0), (bx, by), width)
                 pygame.draw.polygon(surface, colour, tip)
+
+    def labelled_arrow(self, surface: pygame.Surface, rect: pygame.Rect,
+                       arrow: tuple[int, int, str], *, flipped: bool = False) -> None:
+        """A move of a line on a board drawn in ``rect``: a solid arrow with a black
+        edge from ``arrow[0]`` to ``arrow[1]`` and its label (the SAN) in a box low on the
+        square it starts from."""
+        a, b, label = arrow
+        try:
+            uci = chess.Move(a, b).uci()
+        except (ValueError, IndexError):
+            return
+        c = self.colours
+        self.render_arrows(surface, rect, [uci], flipped=flipped, colour=c["arrow_line"],
+                           style="edged")
+        self.arrow_label(surface, rect, arrow, flipped=flipped)
+
+    def arrow_label(self, surface: pygame.Surface, rect: pygame.Rect,
+                    arrow: tuple[int, int, str], *, flipped: bool = False) -> None:
+        """The label of :meth:`labelled_arrow` alone (the window draws it again over
+        the analysis's arrows)."""
+        a, _b, label = arrow
+        if not label or not 0 <= a < 64:
+            return
+        _left, _top, sq = board_geometry(rect)
+        font = self.fonts.get(max(11, sq // 4), "bold")
+        pill = self._cached(("sanpill", label, font.get_height()),
+                            lambda: self._san_pill(label, font))
+        # low on the square the move leaves (empty after the move; before it, the
+        # label covers only the piece's base)
+        cx, cy = self._centre(rect, a, flipped)
+        box = pill.get_rect(midbottom=(round(cx), round(cy + sq / 2) - 2))
+        surface.blit(pill, box.clamp(rect))
+
+    @staticmethod
+    def _centre(rect: pygame.Rect, s: int, flipped: bool) -> tuple[float, float]:
+        left, top, sq = board_geometry(rect)
+        f, r = chess.square_file(s), chess.square_rank(s)
+        if flipped:
+            f, r = 7 - f, 7 - r
+        return left + f * sq + sq / 2, top + (7 - r) * sq + sq / 2
+
+    def _san_pill(self, label: str, font: pygame.font.Font) -> pygame.Surface:
+        """The label of a move arrow: white bold text on the arrow's colour, framed."""
+        text = font.render(label, True, (255, 255, 255))
+        pill = pygame.Surface((text.get_width() + 10, text.get_height() + 2), pygame.SRCALPHA)
+        pygame.draw.rect(pill, self.colours["arrow_line"], pill.get_rect(), border_radius=5)
+        pygame.draw.rect(pill, (0, 0, 0), pill.get_rect(), 2, border_radius=5)
+        pill.blit(text, (5, 1))
+        return pill
 
     def _pill(self, word: str, font: pygame.font.Font) -> pygame.Surface:
         text = font.render(word, True, (255, 255, 255))
@@ -536,9 +683,10 @@ class Painter:
 
     def render_banner(self, surface: pygame.Surface, rect: pygame.Rect, kind: str,
                       blocks: Sequence[Block], px: int, most: float = 1.0) -> Fitted:
-        """The verdict banner: a bar coloured by ``kind`` (blocked / open / na) with an icon
-        (½, !, ?) and ``blocks`` wrapped in :func:`banner_roles` sizes for ``px`` (grown up
-        to ``most`` times when there is room, shrunk when there is not)."""
+        """The verdict banner: a bar coloured by ``kind`` (blocked / open / na / busy) with
+        an icon (½, !, ?, … while a proof runs) and ``blocks`` wrapped in
+        :func:`banner_roles` sizes for ``px`` (grown up to ``most`` times when there is
+        room, shrunk when there is not)."""
         icon_r = max(9, min(rect.height * 3 // 10, px * 3 // 2))
         text_rect = pygame.Rect(rect.left + 30 + 2 * icon_r, rect.top + 4,
                                 rect.width - 38 - 2 * icon_r, rect.height - 8)
@@ -556,7 +704,7 @@ class Painter:
         pygame.draw.rect(surface, c["panel"], rect, border_radius=6)
         pygame.draw.rect(surface, colour, (rect.left, rect.top, 10, rect.height),
                          border_top_left_radius=6, border_bottom_left_radius=6)
-        icon = {"blocked": "½", "open": "!"}.get(kind, "?")
+        icon = {"blocked": "½", "open": "!", "busy": "…"}.get(kind, "?")
         centre = (rect.left + 18 + r, rect.top + 6 + r)
         pygame.draw.circle(surface, colour, centre, r)
         t = self.fonts.get(max(14, r * 5 // 4), "bold").render(icon, True, (0, 0, 0))
@@ -664,6 +812,16 @@ class Painter:
                 surface.fill(c["square_light"], third)
                 surface.blit(self._tile(kind, third.width), third)
                 third = third.move(third.width + 2, 0)
+        elif style == "kingmap":
+            surface.fill(c["square_light"], swatch)
+            surface.blit(self._tile(item.colour, sw), swatch, (0, 0, sw, swatch.height))
+            letter = self.kingmap_letter(item.letter, c[item.colour], sw * 5 // 3)
+            surface.blit(letter, letter.get_rect(center=swatch.center))
+        elif style == "ghost":
+            surface.fill(c["square_light"], swatch)
+            surface.blit(self.ghost("P", sw), swatch, (0, 0, sw, swatch.height))
+        elif style == "move":
+            self.arrow_swatch(surface, swatch, c[item.colour], "edged")
         elif style == "arrows":
             third = pygame.Rect(swatch.left, swatch.top, swatch.width // 3, swatch.height)
             for role, kind in ARROW_STYLES.items():
@@ -672,7 +830,7 @@ class Painter:
 
     def arrow_swatch(self, surface: pygame.Surface, swatch: pygame.Rect, colour: RGB,
                      style: str) -> None:
-        """A short arrow in ``swatch`` drawn in ``style`` (solid, dashed, hollow)."""
+        """A short arrow in ``swatch`` drawn in ``style`` (solid, dashed, hollow, edged)."""
         y, w = swatch.centery, max(2, swatch.height // 5)
         x0, x1 = swatch.left, swatch.right
         tip = [(x1, y), (x1 - swatch.height // 2, y - swatch.height // 2 + 1),
@@ -684,6 +842,11 @@ class Painter:
         elif style == "hollow":
             pygame.draw.line(surface, colour, (x0, y), (x1 - swatch.height // 2, y), w)
             pygame.draw.polygon(surface, colour, tip, 2)
+        elif style == "edged":
+            pygame.draw.line(surface, (0, 0, 0), (x0, y), (x1 - swatch.height // 2, y), w + 4)
+            pygame.draw.line(surface, colour, (x0, y), (x1 - swatch.height // 2, y), w)
+            pygame.draw.polygon(surface, colour, tip)
+            pygame.draw.polygon(surface, (0, 0, 0), tip, 1)
         else:
             pygame.draw.line(surface, colour, (x0, y), (x1 - swatch.height // 2, y), w)
             pygame.draw.polygon(surface, colour, tip)

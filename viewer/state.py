@@ -8,7 +8,11 @@ here (the action table, the gestures and the widget panel call them), so the mod
 be driven and tested without a window.
 
 Invariants: ``verdict``/``other``/``structure``/``kpk`` describe ``editor.board`` for
-``method`` and ``side``; a caption (library, playlist, the command line) is shown only
+``method`` and ``side`` (for a method that is not ``static``, the exact prover, the
+verdicts come from a background :class:`~viewer.proof.ProofJob`: they are None while
+it proves, :meth:`ViewerState.poll_proof` puts its results in place only while they
+are for the board, method and side on show, and any change of those cancels the job);
+a caption (library, playlist, the command line) is shown only
 while the board still shows its position (an edit clears it); ``position_revision``
 changes exactly when the position under analysis changes (an edit or a load, not a
 move of a line being played through).
@@ -24,15 +28,17 @@ import chess
 
 import logic
 from logic import kpk_rules
+from logic.blockage import prepare
 from logic.diagrams import Diagram, load_diagrams
 from logic.pawns import PawnStructure
 from logic.position import PositionError
 from logic.verdict import Verdict
 from viewer.editor import Editor, is_back_rank_pawn
 from viewer.overlay import EMPTY, Overlay, live_overlay, step_overlay
+from viewer.proof import Progress, ProofJob, board_key
 from viewer.settings import Settings, load_user_positions_checked
 from viewer.text import bounded
-from viewer.theme import ARROW_LEGEND, KPK_LEGEND, LEGEND, PANES, LegendItem
+from viewer.theme import PANES, LegendItem, legend_items
 from viewer.timeline import Timeline
 
 __all__ = ["ViewerState", "TOOLS", "OTHER_PIECES", "SIDES", "Message", "PlaylistEntry",
@@ -112,7 +118,7 @@ class ViewerState:
         except ValueError:
             self.editor = Editor()
         self.flipped = s.flipped
-        methods = logic.STATIC_METHODS
+        methods = logic.METHODS
         self.method = s.method if s.method in methods else next(iter(methods))
         self.side = s.side if s.side in SIDES else "white"
         self.tool = s.tool if s.tool in TOOLS or s.tool in OTHER_PIECES else "P"
@@ -152,6 +158,14 @@ class ViewerState:
         #: bumped by every edit of the board (what the window saves)
         self.edits = 0
         self._overlay_memo: tuple[Any, Any, Overlay] = (None, None, EMPTY)
+        #: the background proof of a method that is not static (the window sets its
+        #: ``notify``); ``proof_token`` names what the verdicts on show are for
+        self.proof = ProofJob()
+        self.proof_token: Any = None
+        #: why there is no verdict although the method is not static ("" while proving
+        #: or when the verdicts are in): "cancelled ..." or "failed: ..."
+        self.proof_note = ""
+        self._keep_index: int | None = None
         self.analyse(keep=False)
         if self.playlist:
             self.load_playlist(0)
@@ -159,17 +173,95 @@ class ViewerState:
     # -- analysis ---------------------------------------------------------------------
     def analyse(self, *, keep: bool) -> None:
         """Run the detector for both sides on the current board (in this call); with
-        ``keep`` the timeline stays on the same step number where it exists."""
+        ``keep`` the timeline stays on the same step number where it exists.  A method
+        that is not ``static`` proves in the background instead (the verdicts are None
+        until :meth:`poll_proof` finds them; asking again for what is already being
+        proved, or is proved, changes nothing)."""
         board = self.editor.board
         color = self.side == "white"
-        self.verdict = logic.detect(board, color, method=self.method, trace=True)
-        self.other = logic.detect(board, not color, method=self.method)
-        self.timeline.load(self.verdict, keep=keep)
         self.structure = PawnStructure.analyse(board) if self.structure_layer else None
         self.kpk = kpk_rules.summary(board)
         self.kpk_boards = ((kpk_rules.pawn_square(board), kpk_rules.key_squares(board))
                            if self.kpk else (0, 0))
         self.board_revision += 1
+        key = board_key(board)
+        if not logic.METHODS[self.method].static and len(prepare(board, key)) != 2:
+            self._prove(board, color, key, keep)
+            return
+        self._drop_proof()
+        self.verdict = logic.detect(board, color, method=self.method, trace=True)
+        self.other = logic.detect(board, not color, method=self.method)
+        self.timeline.load(self.verdict, keep=keep)
+
+    # -- the background proof -----------------------------------------------------------
+    def _prove(self, board: chess.Board, color: bool, key: tuple[Any, ...], keep: bool
+               ) -> None:
+        """Start proving ``board`` for ``color`` (and the other side) in the background,
+        unless that very proof is running or in place."""
+        token = (self.method, color, key)
+        if token == self.proof_token and not self.proof_note:
+            if self.verdict is not None:
+                self.timeline.load(self.verdict, keep=keep)
+            return
+        self._keep_index = self.timeline.index if keep else None
+        self.proof_token, self.proof_note = token, ""
+        self.verdict = self.other = None
+        self.timeline.load(None, keep=False)
+        self.proof.start(token, board, color, self.method)
+
+    def _drop_proof(self) -> None:
+        """Forget the background proof (cancelled if it runs)."""
+        self.proof.cancel()
+        self.proof_token, self.proof_note = None, ""
+
+    def proving(self) -> Progress | None:
+        """The background proof's progress while it runs for what the board shows."""
+        p = self.proof.progress
+        return p if p is not None and p.token == self.proof_token and self.proof.running \
+            else None
+
+    def cancel_proof(self) -> bool:
+        """Esc: stop the background proof (the board keeps no verdict; the banner says
+        so); True if one was running."""
+        p = self.proving()
+        if p is None or not self.proof.cancel():
+            return False
+        side = chess.COLOR_NAMES[p.color].capitalize()
+        self.proof_note = (f"cancelled while proving for {side} after {p.structures:,} "
+                           f"structures, {p.seconds():.1f} s")
+        return True
+
+    def retry_proof(self) -> bool:
+        """R: prove again after a cancel or a failure; True if a proof started."""
+        if not self.proof_note:
+            return False
+        self.analyse(keep=True)
+        return True
+
+    def poll_proof(self) -> bool:
+        """Put the background proof's finished results in place when they are for the
+        board, method and side on show (stale ones are dropped); True if anything
+        changed."""
+        changed = False
+        for out in self.proof.take():
+            if out.token != self.proof_token:
+                continue
+            changed = True
+            if out.verdict is None:
+                self.proof_note = f"failed: {bounded(out.error)}"
+                self.say(f"The exact prover failed: {out.error}")
+            elif out.stage == 0:
+                self.verdict = out.verdict
+                keep = self._keep_index is not None
+                self.timeline.index = self._keep_index
+                self.timeline.load(self.verdict, keep=keep)
+            else:
+                self.other = out.verdict
+        return changed
+
+    def close(self) -> None:
+        """Stop the background proof (the window closes)."""
+        self.proof.close()
 
     def edited(self) -> None:
         """After any edit of the board: the captions that no longer describe the board
@@ -219,9 +311,9 @@ class ViewerState:
         return overlay
 
     def legend(self) -> tuple[LegendItem, ...]:
-        """The legend's items for what can be on the board now."""
-        return LEGEND + (KPK_LEGEND if self.kpk else ()) + (ARROW_LEGEND if self.search_on
-                                                             else ())
+        """The legend's items for what can be on the board now (one set per method, so
+        the layout does not change when a background proof lands)."""
+        return legend_items(self.method, kpk=bool(self.kpk), search=self.search_on)
 
     # -- messages ---------------------------------------------------------------------
     def say(self, text: str, seconds: float = 3.0) -> None:
@@ -238,14 +330,15 @@ class ViewerState:
 
     # -- choices ----------------------------------------------------------------------
     def set_method(self, method: str) -> None:
-        """Analyse with ``method`` (a key of ``logic.STATIC_METHODS``), keeping the step."""
-        if method != self.method and method in logic.STATIC_METHODS:
+        """Analyse with ``method`` (a key of ``logic.METHODS``), keeping the step; the
+        same method again retries a cancelled or failed proof."""
+        if method in logic.METHODS and (method != self.method or self.proof_note):
             self.method = method
             self.analyse(keep=True)
 
     def next_method(self) -> None:
-        """The method after this one in ``logic.STATIC_METHODS`` (wrapping)."""
-        names = list(logic.STATIC_METHODS)
+        """The method after this one in ``logic.METHODS`` (wrapping)."""
+        names = list(logic.METHODS)
         self.set_method(names[(names.index(self.method) + 1) % len(names)])
 
     def set_side(self, side: str) -> None:
@@ -324,12 +417,14 @@ class ViewerState:
         self.export = replace(self.export, **changes)
 
     def back(self) -> None:
-        """Esc: close the help, else leave projector mode, else leave a line being
-        played through, else back to the live verdict."""
+        """Esc: close the help, else leave projector mode, else cancel a background
+        proof, else leave a line being played through, else back to the live verdict."""
         if self.show_help:
             self.show_help = False
         elif self.projector:
             self.projector = False
+        elif self.cancel_proof():
+            self.say("Proof cancelled: R proves again")
         elif self.line is not None:
             self.stop_line()
         else:

@@ -20,10 +20,10 @@ import chess
 import chess.svg
 
 from viewer.overlay import EMPTY, Overlay
-from viewer.render import banner_roles
+from viewer.render import banner_roles, shown_board
 from viewer.state import DEFAULT_OPTIONS, ExportOptions
 from viewer.text import frame_banner, frame_explanation
-from viewer.theme import KPK_LEGEND, LEGEND, RGB, Block, LegendItem, Role
+from viewer.theme import RGB, Block, LegendItem, Role
 
 if TYPE_CHECKING:
     from viewer.export import Frame
@@ -74,6 +74,10 @@ def _patterns(defs: ET.Element, c: dict[str, RGB]) -> None:
     p = pattern("pf-dots", 9)
     _el(p, "rect", width=9, height=9, fill=_hex(c["below"]), fill_opacity=0.27)
     _el(p, "circle", cx=4.5, cy=4.5, r=1.3, fill=_hex(c["below"]))
+    for role in ("kingmap_holds", "kingmap_breaks"):  # the exact prover's king map
+        p = pattern(f"pf-{role}", 7.5)
+        _el(p, "rect", width=7.5, height=7.5, fill=_hex(c[role]), fill_opacity=0.22)
+        _el(p, "line", x1=0, y1=3.75, x2=7.5, y2=3.75, stroke=_hex(c[role]), stroke_width=1.6)
     for pid, plus in (("pf-joined", True), ("pf-left", False)):
         p = pattern(pid, 15)
         d = "M3.5 7.5 H11.5" + (" M7.5 3.5 V11.5" if plus else "")
@@ -101,6 +105,8 @@ def _regions(g: ET.Element, ov: Overlay, c: dict[str, RGB], flipped: bool) -> No
         _el(g, "rect", x=x + SQ / 16, y=y + SQ / 16, width=SQ * 7 / 8, height=SQ * 7 / 8,
             fill="none", stroke=_hex(c["ok"]), stroke_width=1.3, stroke_opacity=0.78)
     squares(ov.kpk_keys, fill="none", stroke=_hex(c["kpk"]), stroke_width=2.5)
+    role = "kingmap_holds" if ov.kingmap_holds else "kingmap_breaks"
+    squares(ov.kingmap, fill=f"url(#pf-{role})", stroke=_hex(c[role]), stroke_width=1.6)
     for bb, colour, w in ((ov.fence, c["fence"], 5), (ov.path, c["path"], 4.5)):
         _links(g, bb, _hex(colour), w, flipped)
 
@@ -189,9 +195,85 @@ def _marks(g: ET.Element, ov: Overlay, board: chess.Board, c: dict[str, RGB],
                 fill="none", stroke=_hex(c["changed"]), stroke_width=4.5)
 
 
+def _kingmap_letters(g: ET.Element, ov: Overlay, c: dict[str, RGB], flipped: bool) -> None:
+    """The king map's letter (H holds, B breaks through) low on the left of each square,
+    as the PNG draws it."""
+    role = "kingmap_holds" if ov.kingmap_holds else "kingmap_breaks"
+    d = SQ * 0.3
+    for s in chess.scan_forward(ov.kingmap):
+        x, y, _ = board_square_box(FULL, s, flipped)
+        bx, by = x + 3, y + SQ - d - 3
+        _el(g, "rect", x=bx, y=by, width=d, height=d, rx=d / 5, fill=_hex(c[role]),
+            stroke="#000", stroke_width=1)
+        t = _el(g, "text", x=bx + d / 2, y=by + d * 0.78, font_size=d * 0.75,
+                font_family=FONT, font_weight="bold", text_anchor="middle", fill="#fff")
+        t.text = "H" if ov.kingmap_holds else "B"
+
+
+def _move_arrow(g: ET.Element, ov: Overlay, c: dict[str, RGB], flipped: bool) -> None:
+    """A move of the exact prover's line: an arrow with a black edge and its SAN low on
+    the square it leaves, as :meth:`Painter.labelled_arrow` draws it."""
+    if ov.arrow is None:
+        return
+    a, b, label = ov.arrow
+    (x0, y0), (x1, y1) = _centre(a, flipped), _centre(b, flipped)
+    length = max(1.0, ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    head = SQ * 0.35
+    bx, by = x1 - ux * head, y1 - uy * head
+    px, py = -uy * head * 0.6, ux * head * 0.6
+    colour = _hex(c["arrow_line"])
+    for stroke, width in (("#000", 9), (colour, 5)):
+        _el(g, "path", d=f"M{x0:.1f} {y0:.1f} L{bx:.1f} {by:.1f}", stroke=stroke,
+            stroke_width=width, fill="none")
+    _el(g, "path", d=f"M{x1:.1f} {y1:.1f} L{bx + px:.1f} {by + py:.1f} "
+        f"L{bx - px:.1f} {by - py:.1f} Z", fill=colour, stroke="#000", stroke_width=1.5)
+    if label:
+        h, w = SQ / 4 + 2, SQ / 4 * 0.6 * len(label) + 10
+        lx, ly = x0 - w / 2, y0 + SQ / 2 - 2 - h
+        _el(g, "rect", x=lx, y=ly, width=w, height=h, rx=5, fill=colour, stroke="#000",
+            stroke_width=2)
+        t = _el(g, "text", x=x0, y=ly + h * 0.78, font_size=SQ / 4, font_family=FONT,
+                font_weight="bold", text_anchor="middle", fill="#fff")
+        t.text = label
+
+
+def _ghosts(root: ET.Element, ov: Overlay, c: dict[str, RGB], flipped: bool) -> None:
+    """Fade the pawns chess.svg drew (a structure's ghosts) and frame each with dashes."""
+    if ov.ghosts is None:
+        return
+    for use in root.iter(f"{{{SVG_NS}}}use"):
+        if use.get("href", "").endswith("-pawn"):
+            use.set("opacity", "0.6")
+    g = _el(root, "g", id="pawnfence-ghosts")
+    for s in chess.scan_forward((ov.ghosts[0] | ov.ghosts[1]) & chess.BB_ALL):
+        x, y, _ = board_square_box(FULL, s, flipped)
+        _el(g, "rect", x=x + SQ / 16, y=y + SQ / 16, width=SQ * 7 / 8, height=SQ * 7 / 8,
+            fill="none", stroke=_hex(c["ghost"]), stroke_width=2, stroke_dasharray="4.5 4.5")
+
+
+def _with_ghosts(board: chess.Board, ov: Overlay) -> chess.Board:
+    """The board to draw: a step's own position, or the board's kings with a
+    structure's pawns (its ghosts) instead of the board's."""
+    if ov.fen:
+        board = shown_board(ov.fen) or board
+    if ov.ghosts is None:
+        return board
+    out = chess.Board(None)
+    for s, piece in board.piece_map().items():
+        if piece.piece_type != chess.PAWN:
+            out.set_piece_at(s, piece)
+    for bb, colour in zip(ov.ghosts, chess.COLORS[::-1], strict=True):
+        for s in chess.scan_forward(bb & chess.BB_ALL):
+            out.set_piece_at(s, chess.Piece(chess.PAWN, colour))
+    return out
+
+
 def board_svg(board: chess.Board, overlay: Overlay, colours: dict[str, RGB],
               flipped: bool = False) -> ET.Element:
-    """``chess.svg.board`` (board, pieces, coordinates) with ``overlay`` inserted."""
+    """``chess.svg.board`` (board, pieces, coordinates) with ``overlay`` inserted (a
+    step's own position, or a structure's ghost pawns, when the overlay has them)."""
+    board = _with_ghosts(board, overlay)
     text = chess.svg.board(board, orientation=not flipped, coordinates=True, colors={
         "square light": _hex(colours["square_light"]),
         "square dark": _hex(colours["square_dark"]),
@@ -207,8 +289,11 @@ def board_svg(board: chess.Board, overlay: Overlay, colours: dict[str, RGB],
     under = ET.Element(f"{{{SVG_NS}}}g", {"id": "pawnfence-regions"})
     _regions(under, overlay, colours, flipped)
     root.insert(first, under)
+    _ghosts(root, overlay, colours, flipped)
     over = _el(root, "g", id="pawnfence-marks")
     _marks(over, overlay, board, colours, flipped)
+    _kingmap_letters(over, overlay, colours, flipped)
+    _move_arrow(over, overlay, colours, flipped)
     return root
 
 
@@ -269,6 +354,26 @@ def _swatch(g: ET.Element, item: LegendItem, x: float, y: float, w: float, h: fl
     if style in ("fixed", "holds", "breaks"):
         ok = {"fixed": None, "holds": True, "breaks": False}[style]
         _badge(g, x + h - SQ, y - 2, item.letter, ok, c)
+        return
+    if style == "kingmap":
+        _el(g, "rect", x=x, y=y, width=w, height=h, fill=_hex(c["square_light"]))
+        _el(g, "rect", x=x, y=y, width=w, height=h, fill=f"url(#pf-{item.colour})",
+            stroke=colour, stroke_width=1.5)
+        t = _el(g, "text", x=x + w / 2, y=y + h * 0.8, font_size=h * 0.75, font_family=FONT,
+                font_weight="bold", text_anchor="middle", fill="#000")
+        t.text = item.letter
+        return
+    if style == "ghost":
+        _el(g, "rect", x=x, y=y, width=w, height=h, fill=_hex(c["square_light"]))
+        _el(g, "rect", x=x + 1.5, y=y + 1.5, width=w - 3, height=h - 3, fill="none",
+            stroke=colour, stroke_width=2, stroke_dasharray="3 3")
+        return
+    if style == "move":
+        for stroke, width in (("#000", 6), (colour, 3)):
+            _el(g, "path", d=f"M{x:.1f} {y + h / 2:.1f} h{w - h / 2:.1f}", stroke=stroke,
+                stroke_width=width)
+        _el(g, "path", d=f"M{x + w:.1f} {y + h / 2:.1f} l{-h / 2:.1f} {-h / 2 + 1:.1f} "
+            f"v{h - 2:.1f} Z", fill=colour, stroke="#000", stroke_width=1)
         return
     if style == "letters":
         t = _el(g, "text", x=x, y=y + h * 0.8, font_size=h * 0.75, font_family=FONT,
@@ -334,7 +439,7 @@ def frame_svg(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_O
         words = frame_explanation(frame.verdict, frame.index, frame.caption)
         y += _text(root, painter, [Block(words, "sub")], {"sub": Role(px)}, pad, y, width) + pad
     if options.legend:
-        items = LEGEND + (KPK_LEGEND if frame.kpk else ())
+        items = frame.legend()
         y += _legend(root, painter, items, px, pad, y, width) + pad
     root.set("height", str(y))
     root.set("viewBox", f"0 0 {size} {y}")

@@ -24,9 +24,9 @@ if TYPE_CHECKING:
     from viewer.state import ViewerState
 
 __all__ = ["SHOWN", "bounded", "esc", "banner_text", "window_banner", "frame_banner", "Banner",
-           "both_sides", "side_summary", "projector_blocks", "explanation_html",
-           "caption_html", "search_html", "status_line", "step_line", "status_names",
-           "san_line", "score_text", "frame_explanation"]
+           "both_sides", "side_summary", "projector_blocks", "proof_banner", "proving_text",
+           "explanation_html", "caption_html", "search_html", "status_line", "step_line",
+           "status_names", "san_line", "score_text", "frame_explanation"]
 
 #: at most this many characters of one piece of outside text are shown
 SHOWN = 200
@@ -68,6 +68,8 @@ def banner_text(verdict: Verdict | None, caption: str = "") -> tuple[str, str, s
     kind = "blocked" if verdict.blocked else "open"
     if verdict.blocked:
         head = verdict.headline.replace(": blockage", " — blockage")
+    elif verdict.code == "breaks":  # a proof of the breakthrough (the exact prover)
+        head = verdict.headline
     else:
         head = f"{verdict.side}: {verdict.reason}"
     return head, caption or verdict.reason, kind
@@ -77,6 +79,12 @@ def side_summary(v: Verdict | None) -> str:
     """One side's verdict in a few words: "Black cannot win — blockage (paper 2.3)"."""
     if v is None:
         return ""
+    if v.code == "proved":
+        return f"{v.side} cannot win — proved ({v.method})"
+    if v.code == "breaks":
+        return f"{v.side} breaks through — proved ({v.method})"
+    if v.status == "unknown":
+        return f"{v.side}: unknown ({v.method}: out of time, no guess)"
     if v.status != "ok":
         return f"{v.side}: the detector does not apply ({v.status})"
     if v.blocked:
@@ -104,17 +112,21 @@ class Banner(NamedTuple):
 
 
 def frame_banner(verdict: Verdict | None, other: Verdict | None = None, index: int | None = None,
-                 caption: str = "", kpk: dict[str, object] | None = None) -> Banner:
+                 caption: str = "", kpk: dict[str, object] | None = None,
+                 pending: str = "") -> Banner:
     """The banner of a frame.  Live (``index`` None): the verdict's headline, its reason
     and the other side's verdict.  During playback the headline is step ``index`` (its
     phase and sentence) under a "step k of N" label, and one line below gives the final
     verdicts of both sides.  A KPK position shows the bitbase's answer.  ``caption`` (a
-    library or playlist caption) is kept for the panes, not the banner."""
+    library or playlist caption) is kept for the panes, not the banner.  ``pending``
+    says what stands for the other side's verdict while it is being proved."""
     head, reason, kind = banner_text(verdict, "")
-    pair = [v for v in (verdict, other) if v is not None]
-    finals = "Final verdict — " + "  ·  ".join(side_summary(v) for v in pair)
-    other_side = Block(f"Other side: {side_summary(other)}" if other is not None else "",
-                       "muted")
+    pair = [side_summary(v) for v in (verdict, other) if v is not None]
+    if other is None and pending:
+        pair.append(pending)
+    finals = "Final verdict — " + "  ·  ".join(pair)
+    other_side = Block(f"Other side: {side_summary(other)}" if other is not None else
+                       f"Other side: {pending}" if pending else "", "muted")
     if index is not None and verdict is not None and 0 <= index < len(verdict.steps):
         step = verdict.steps[index]
         return Banner(kind, (
@@ -129,15 +141,43 @@ def frame_banner(verdict: Verdict | None, other: Verdict | None = None, index: i
             Block(f"exact bitbase; heuristic rule {rule}: {kpk['rule_text']}" if rule
                   else "exact bitbase; no heuristic rule fires", "sub"),
             Block(finals, "muted")))
-    if verdict is not None and verdict.status == "ok" and not verdict.blocked:
+    if verdict is not None and verdict.status == "ok" and not verdict.blocked \
+            and verdict.code != "breaks":
         head = f"{verdict.side}: no blockage proved"
     return Banner(kind, (Block(head, "head"), Block(reason, "sub"), other_side))
 
 
+def proving_text(progress: Any) -> str:
+    """A running proof in a few words: "proving for Black … 1,234 structures, 2.1 s"
+    (``progress``: a :class:`viewer.proof.Progress`)."""
+    side = chess.COLOR_NAMES[progress.color].capitalize()
+    return (f"proving for {side} … {progress.structures:,} structures, "
+            f"{progress.seconds():.1f} s")
+
+
+def proof_banner(method: str, progress: Any, note: str) -> Banner:
+    """The banner while a method that is not static has no verdict yet: proving (with
+    ``progress``), or why there is none (``note``: cancelled, failed)."""
+    name = method.capitalize()
+    if progress is not None:
+        return Banner("busy", (
+            Block(f"{name}: {proving_text(progress)}", "head"),
+            Block("Esc or an edit cancels; the board stays editable", "sub")))
+    if note:
+        return Banner("na", (Block(f"{name}: no verdict — {note}", "head"),
+                             Block("R proves again; an edit proves the new board", "sub")))
+    return Banner("busy", (Block(f"{name}: starting …", "head"),))
+
+
 def window_banner(state: ViewerState) -> Banner:
-    """The window's banner for the state (see :func:`frame_banner`)."""
+    """The window's banner for the state (see :func:`frame_banner`; while a background
+    proof runs or was stopped, :func:`proof_banner`)."""
+    p = state.proving()
+    if state.verdict is None and (p is not None or state.proof_note):
+        return proof_banner(state.method, p, state.proof_note)
+    pending = proving_text(p) if p is not None and state.other is None else ""
     return frame_banner(state.verdict, state.other, state.timeline.index, state.shown_caption(),
-                        state.kpk)
+                        state.kpk, pending)
 
 
 def projector_blocks(state: ViewerState) -> tuple[Block, ...]:
@@ -156,6 +196,11 @@ def explanation_html(state: ViewerState) -> str:
     """The explanation box: the verdict with every pawn note, or the step played back."""
     v, tl = state.verdict, state.timeline
     if v is None:
+        if state.proof_note:
+            return "<br>".join(esc(b.text, OWN) for b in window_banner(state).blocks)
+        if state.proving() is not None:
+            return ("Proving in the background (the banner shows how far it is); the "
+                    "steps and the king map come when the proof is in.")
         return ""
     cap = state.shown_caption()
     top = f"<i>{esc(cap, OWN if state.current_diagram else SHOWN)}</i><br>" if cap else ""
@@ -179,6 +224,8 @@ def step_line(state: ViewerState) -> str:
     """The line under the play buttons: "step k of N · phase g of G" or the live view's
     (short: the banner says the phase in words)."""
     tl = state.timeline
+    if tl.verdict is None and state.proving() is not None:
+        return "proving … (Esc cancels)"
     if tl.index is None or tl.verdict is None:
         return f"live verdict · {tl.count} steps (Space to play)"
     g = tl.group_of(tl.index)
@@ -311,5 +358,7 @@ def search_html(r: AnalysisResult | None) -> str:
         lines.append("no UCI engine (install stockfish or set one in the settings)")
     elif not r.done and r.legal:
         lines.append(esc(f"{r.engine_name}: thinking…"))
+    for d in r.exact or ():
+        lines.append(esc(f"exact: {d.get('headline', '')}", OWN))
     lines += [esc(m) for m in r.messages[-3:]]
     return "<br>".join(lines)

@@ -50,6 +50,10 @@ COLOURS: dict[str, RGB] = {
     "arrow_with": OKABE_ITO["blue"],
     "arrow_without": (150, 150, 150),
     "arrow_engine": OKABE_ITO["orange"],
+    "kingmap_holds": OKABE_ITO["bluish_green"],
+    "kingmap_breaks": OKABE_ITO["vermillion"],
+    "ghost": OKABE_ITO["sky_blue"],
+    "arrow_line": OKABE_ITO["reddish_purple"],
     "current_line": (70, 90, 60),
     "previous_line": (58, 62, 70),
 }
@@ -113,5 +117,40 @@ ARROW_LEGEND: tuple[LegendItem, ...] = (
     LegendItem("arrows", "arrow_with", "",
                "best move: solid with detection, dashed without, hollow head engine"),
 )
+
+#: the exact prover's overlays (shown instead of :data:`LEGEND` in exact mode)
+EXACT_HOLDS = LegendItem("kingmap", "kingmap_holds", "H",
+                         "H = defending king holds here")
+EXACT_BREAKS = LegendItem("kingmap", "kingmap_breaks", "B",
+                          "B = attacking king breaks through from here")
+EXACT_LEGEND: tuple[LegendItem, ...] = (
+    EXACT_HOLDS,
+    EXACT_BREAKS,
+    LegendItem("ghost", "ghost", "", "ghost pawns (dashed frame): a pawn structure solved"),
+    LegendItem("move", "arrow_line", "", "a move of the line, labelled with its SAN"),
+    LegendItem("outline", "changed", "", "changed in this step"),
+)
+
+
+#: the legends of methods with overlays of their own (the others share :data:`LEGEND`)
+METHOD_LEGENDS: dict[str, tuple[LegendItem, ...]] = {"exact": EXACT_LEGEND}
+
+
+def legend_items(method: str, *, kpk: bool = False, search: bool = False,
+                 code: str | None = None) -> tuple[LegendItem, ...]:
+    """The legend for ``method``'s overlays (the exact prover's own, else
+    :data:`LEGEND`), the KPK items when ``kpk``, the arrows when ``search``; ``code``
+    (a verdict's code: proved / breaks) keeps only the lines that apply (pictures; the
+    window keeps them all so that its layout stays put)."""
+    items = METHOD_LEGENDS.get(method, LEGEND)
+    if items is EXACT_LEGEND:
+        if code == "proved":  # no line either
+            items = tuple(i for i in items if i is not EXACT_BREAKS and i.style != "move")
+        elif code == "breaks":
+            items = tuple(i for i in items if i is not EXACT_HOLDS)
+        elif code is not None:
+            items = tuple(i for i in items if i.style != "kingmap")
+    return items + (KPK_LEGEND if kpk else ()) + (ARROW_LEGEND if search else ())
+
 
 CATEGORY_LETTER = {"above": "A", "on": "O", "below": "B", "fence-lever": "L"}

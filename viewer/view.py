@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+import chess
 import pygame
 
 from viewer.actions import help_lines
@@ -29,6 +30,16 @@ from viewer.text import projector_blocks, window_banner
 from viewer.theme import Block, Role
 
 __all__ = ["BoardView", "Drawable"]
+
+
+def _uci(arrow: tuple[int, int, str] | None) -> str:
+    """The UCI of an overlay's arrow ("" for none or a bad one)."""
+    if arrow is None:
+        return ""
+    try:
+        return chess.Move(arrow[0], arrow[1]).uci()
+    except (ValueError, IndexError):
+        return ""
 
 _NONE = pygame.Rect(0, 0, 0, 0)
 
@@ -68,12 +79,16 @@ class BoardView:
             painter.render_banner(screen, layout.banner, (b := window_banner(state)).kind,
                                   b.blocks, layout.px, most=1.4)
         board_rect = layout.board
-        painter.render_board(screen, board_rect, state.editor.board, overlay=state.overlay(),
+        overlay = state.overlay()
+        painter.render_board(screen, board_rect, state.editor.board, overlay=overlay,
                              flipped=state.flipped,
                              hide_square=dragged.square if dragged is not None else None,
                              structure=state.structure)
-        if search is not None and state.search_on and search.fen:
-            self._arrows(screen, board_rect, search)
+        # the analysis is of the editor's board: no arrows over a step's own position
+        if search is not None and state.search_on and search.fen and not overlay.fen:
+            self._arrows(screen, board_rect, search, overlay.arrow)
+            if overlay.arrow is not None:  # its label stays readable over them
+                painter.arrow_label(screen, board_rect, overlay.arrow, flipped=state.flipped)
         if dragged is not None and dragged.piece is not None and dragged.cursor:
             _, _, sq = board_geometry(board_rect)
             img = painter.pieces.get(dragged.piece.symbol(), sq)
@@ -103,10 +118,12 @@ class BoardView:
         self.painter.render_text(screen, layout.sentence, projector_blocks(self.state), roles,
                                  gap=0.5, least=0.3, most=1.6)
 
-    def _arrows(self, screen: pygame.Surface, rect: pygame.Rect,
-                search: AnalysisResult) -> None:
+    def _arrows(self, screen: pygame.Surface, rect: pygame.Rect, search: AnalysisResult,
+                centre: tuple[int, int, str] | None = None) -> None:
         """The best move of each analysis column from the position analysed, or the next
-        move of the line being played; a stale analysis draws nothing."""
+        move of the line being played; a stale analysis draws nothing.  Arrows of the
+        same move lie side by side; ``centre`` (the overlay's own labelled arrow) keeps
+        the middle of its move free."""
         state, c = self.state, self.painter.colours
         line = state.line
         if line is not None:
@@ -120,10 +137,14 @@ class BoardView:
             return
         firsts = [(col, getattr(search, col.field)) for col in COLUMNS]
         firsts = [(col, d["pv"][0]) for col, d in firsts if d and d.get("pv")]
+        taken = _uci(centre)
         for col, move in firsts:
             same = [m for _c, m in firsts].count(move)
             order = [m for _c, m in firsts[: [x for x, _ in firsts].index(col)]].count(move)
-            offset = (order - (same - 1) / 2) * 0.16 if same > 1 else 0.0
+            if move == taken:  # either side of the labelled arrow: +1, -1, +2, ...
+                offset = 0.16 * (order // 2 + 1) * (1 if order % 2 == 0 else -1)
+            else:
+                offset = (order - (same - 1) / 2) * 0.16 if same > 1 else 0.0
             self.painter.render_arrows(screen, rect, [move], flipped=state.flipped,
                                        colour=c[col.colour], style=ARROW_STYLES[col.colour],
                                        offset=offset)

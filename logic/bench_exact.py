@@ -1,0 +1,202 @@
+"""``pawnfence bench --exact``: how fast and how often the exact prover settles.
+
+Three kinds of sets, each a list of side-positions ``(position, side)``:
+
+* ``built-in``: both sides of every position of ``assets/bench.epd`` and the
+  library's diagrams;
+* ``heuristic-blocked``: every side-position of the built-in set and of the given
+  files that a static method (``logic.STATIC_METHODS``) calls blocked -- exact must
+  confirm each (a ``breaks`` there is a false "blocked" of that method, listed);
+* one set per given file: both sides of each of its positions.
+
+``--sample N`` draws a seeded sample of N side-positions from the built-in set and
+from each file's set (never from the heuristic-blocked set).
+
+Every side-position is solved on a cold structure cache (the figures are for a
+position met alone) with the budget ``--exact-seconds``, in ``--jobs`` processes.
+Files may be EPD/FEN or JSON lines with a ``"fen"`` field.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import random
+import statistics
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any, NamedTuple, TextIO
+
+import chess
+
+import logic
+from logic.assets import asset_path
+from logic.position import PositionFileError, load_boards, open_text
+
+__all__ = ["Case", "Row", "built_in", "heuristic_blocked", "file_set", "solve_case",
+           "summarise", "run_exact_bench"]
+
+
+class Case(NamedTuple):
+    """One side-position to prove: where it comes from, the FEN, the side (X), and the
+    static methods that call it blocked (``"paper+flood"``, or ``""``)."""
+
+    source: str
+    fen: str
+    side: bool
+    methods: str
+
+
+class Row(NamedTuple):
+    """The prover's answer for a :class:`Case`."""
+
+    case: Case
+    status: str
+    restricted: str
+    ms: float
+    structures: int
+    pv: tuple[str, ...]
+
+
+def _kp(board: chess.Board) -> bool:
+    return (board.occupied == board.pawns | board.kings
+            and board.status() == chess.STATUS_VALID)
+
+
+def read_boards(path: str | Path) -> list[chess.Board]:
+    """Legal king-and-pawn boards of an EPD/FEN file or of JSON lines with ``"fen"``
+    (unreadable lines are skipped); raises :class:`PositionFileError`."""
+    if str(path).endswith(".jsonl"):
+        out = []
+        try:
+            with open_text(path) as f:
+                for line in f:
+                    try:
+                        board = chess.Board(json.loads(line)["fen"])
+                    except (ValueError, KeyError, TypeError):
+                        continue
+                    if _kp(board):
+                        out.append(board)
+        except OSError as exc:
+            raise PositionFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+        return out
+    return load_boards(path, kp_only=True)
+
+
+def built_in() -> list[Case]:
+    """Both sides of the bench positions and the library's diagrams."""
+    boards = [("bench", b) for b in load_boards(asset_path("bench.epd"), kp_only=True)]
+    boards += [("diagrams", b) for b in load_boards(asset_path("diagrams.epd"), kp_only=True)]
+    return [Case(src, b.fen(), side, "") for src, b in boards for side in chess.COLORS]
+
+
+def heuristic_blocked(sources: list[tuple[str, list[chess.Board]]]) -> list[Case]:
+    """Every (position, side) of ``sources`` a static method calls blocked, once."""
+    out: list[Case] = []
+    seen: set[tuple[str, bool]] = set()
+    for src, boards in sources:
+        for b in boards:
+            for side in chess.COLORS:
+                methods = [m for m in logic.STATIC_METHODS
+                           if logic.detect(b, side, method=m).blocked]
+                key = (b.fen(), side)
+                if methods and key not in seen:
+                    seen.add(key)
+                    out.append(Case(src, b.fen(), side, "+".join(methods)))
+    return out
+
+
+def file_set(name: str, boards: list[chess.Board], sample: int, seed: int = 7) -> list[Case]:
+    """Both sides of every board (a seeded sample of ``sample`` side-positions if > 0)."""
+    cases = [Case(name, b.fen(), side, "") for b in boards for side in chess.COLORS]
+    if 0 < sample < len(cases):
+        cases = random.Random(seed).sample(cases, sample)
+    return cases
+
+
+def solve_case(args: tuple[Case, float]) -> Row:
+    """Prove one case on a cold cache (a worker's job)."""
+    case, seconds = args
+    exact = logic.METHODS["exact"]
+    exact.clear_cache()
+    r = exact.solve(chess.Board(case.fen), case.side, max_seconds=seconds)
+    return Row(case, r.status, r.restricted, r.ms, r.structures, r.pv)
+
+
+def _pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def summarise(rows: list[Row]) -> dict[str, Any]:
+    """Counts and the distribution of time and structures of a set's rows."""
+    ms = [r.ms for r in rows] or [0.0]
+    st = [r.structures for r in rows] or [0]
+    status = Counter(r.status for r in rows)
+    n = len(rows)
+    return {"side_positions": n, "blocked": status["blocked"], "breaks": status["breaks"],
+            "unknown": status["unknown"],
+            "settled_pct": 100 * (n - status["unknown"]) / n if n else 0.0,
+            "unknown_pct": 100 * status["unknown"] / n if n else 0.0,
+            "ms_median": statistics.median(ms), "ms_p90": _pct(ms, .9),
+            "ms_p99": _pct(ms, .99), "ms_max": max(ms),
+            "structures_median": statistics.median(st), "structures_p90": _pct(st, .9),
+            "structures_max": max(st),
+            "proof_from": dict(Counter(f"{r.status}/{r.restricted or 'full'}" for r in rows
+                                       if r.status != "unknown").most_common())}
+
+
+def _solve_all(cases: list[Case], seconds: float, jobs: int) -> list[Row]:
+    work = [(c, seconds) for c in cases]
+    if jobs <= 1 or len(work) < 2:
+        return [solve_case(w) for w in work]
+    with mp.get_context("spawn").Pool(jobs) as pool:
+        return pool.map(solve_case, work, chunksize=1)
+
+
+def _write(name: str, s: dict[str, Any], out: TextIO) -> None:
+    out.write(f"{name}: {s['side_positions']} side-positions: blocked {s['blocked']}, "
+              f"breaks {s['breaks']}, unknown {s['unknown']} ({s['unknown_pct']:.1f} %); "
+              f"settled {s['settled_pct']:.1f} %\n")
+    out.write(f"  time ms  median {s['ms_median']:.1f}  p90 {s['ms_p90']:.1f}  "
+              f"p99 {s['ms_p99']:.1f}  max {s['ms_max']:.1f}\n")
+    out.write(f"  structures  median {s['structures_median']:.0f}  p90 "
+              f"{s['structures_p90']:.0f}  max {s['structures_max']}\n")
+
+
+def run_exact_bench(args: argparse.Namespace, out: TextIO) -> int:
+    """The ``bench --exact [FILE ...]`` table (or JSON)."""
+    files: list[str] = list(args.exact or [])
+    try:
+        loaded = [(Path(f).stem, read_boards(f)) for f in files]
+    except PositionFileError as exc:
+        print(f"pawnfence: {exc}", file=sys.stderr)
+        return 2
+    base = built_in()
+    base_boards = {c.fen: chess.Board(c.fen) for c in base}
+    sets = {"built-in": file_set("built-in", list(base_boards.values()), args.sample or 0),
+            "heuristic-blocked": heuristic_blocked(
+                [("built-in", list(base_boards.values())), *loaded])}
+    for name, boards in loaded:
+        sets[name] = file_set(name, boards, args.sample or 0)
+    result: dict[str, Any] = {"seconds": args.exact_seconds, "sets": {}}
+    for name, cases in sets.items():
+        rows = _solve_all(cases, args.exact_seconds, args.jobs)
+        s = summarise(rows)
+        refuted = [r for r in rows if r.case.methods and r.status == "breaks"]
+        s["refuted"] = [{"fen": r.case.fen, "side": chess.COLOR_NAMES[r.case.side],
+                         "methods": r.case.methods, "pv": list(r.pv[:16])} for r in refuted]
+        result["sets"][name] = s
+        if not args.json:
+            _write(name, s, out)
+            if name == "heuristic-blocked":
+                out.write(f"  a static method's 'blocked' refuted by exact: {len(refuted)}\n")
+                for r in refuted:
+                    out.write(f"    {r.case.fen} {chess.COLOR_NAMES[r.case.side]} "
+                              f"({r.case.methods}): {' '.join(r.pv[:12])}\n")
+            out.flush()
+    if args.json:
+        out.write(json.dumps(result) + "\n")
+    return 0

@@ -1,0 +1,57 @@
+"""Every "blocked" of a static method is a claim of proof: the exact prover must confirm it
+(or run out of budget) on the library, our corpus, the shared corpora and 20,000 generated
+near-fortresses.  (The 85,007 master-game positions are swept by
+``pawnfence bench --exact ../shared/corpora/master-pawn-endings-all.epd``.)"""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import pytest
+
+import logic
+from logic.bench_exact import read_boards
+from tests.conftest import ROOT, SHARED
+from tests.strategies import random_near_fortress
+
+SHARED_SETS = ["lichess-pawn-endings", "d3chess-pawn-only", "master-pawn-endings-drawn",
+               "master-pawn-endings-decisive"]
+
+
+def _check(boards: list[chess.Board], seconds: float = 2.0) -> tuple[int, int]:
+    """(pairs confirmed, pairs unknown); fails on any breakthrough exact proves."""
+    exact = logic.METHODS["exact"]
+    confirmed = unknown = 0
+    for b in boards:
+        for side in chess.COLORS:
+            said = [m for m in logic.STATIC_METHODS if logic.detect(b, side, method=m).blocked]
+            if not said:
+                continue
+            r = exact.solve(b, side, max_seconds=seconds, pv=True)
+            assert r.status != "breaks", (b.fen(), side, said, r.pv)
+            confirmed += r.status == "blocked"
+            unknown += r.status == "unknown"
+    return confirmed, unknown
+
+
+def test_library_and_our_corpus() -> None:
+    boards = read_boards(ROOT / "assets" / "diagrams.epd")
+    boards += read_boards(ROOT / "tests" / "data" / "sf_corpus.jsonl")
+    confirmed, unknown = _check(boards)
+    assert confirmed >= 150 and unknown <= confirmed // 20, (confirmed, unknown)
+
+
+@pytest.mark.parametrize("name", SHARED_SETS)
+def test_shared_corpora(name: str) -> None:
+    path = SHARED / "corpora" / f"{name}.epd"
+    if not path.is_file():
+        pytest.skip(f"{path} not found (the project's ../shared/corpora)")
+    _check(read_boards(path))
+
+
+def test_twenty_thousand_generated_near_fortresses() -> None:
+    rng = random.Random(2026)
+    boards = [random_near_fortress(rng) for _ in range(20_000)]
+    confirmed, unknown = _check(boards)
+    assert confirmed >= 500, (confirmed, unknown)

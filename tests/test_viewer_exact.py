@@ -1,0 +1,366 @@
+"""The viewer's exact mode (issue 12, parts 3 and 4), driven headless through the real loop
+with real pygame events: the method chosen from the menu, the proof in a background job
+(progress in the banner, cancelled by Esc and by edits, stale results dropped, no thread
+left behind), the king map drawn with a hatch and a letter, the structures as ghost
+pawns, the line's moves as positions with a labelled arrow, the code pane's listing, the
+analysis pane's exact verdicts and ``pawnfence render --method exact``."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import chess
+import pytest
+
+import logic
+
+pygame = pytest.importorskip("pygame")
+
+from tests.test_viewer import centre, down, frames, key, motion, up  # noqa: E402
+from viewer.actions import help_lines  # noqa: E402
+from viewer.app import App  # noqa: E402
+from viewer.code import LISTINGS, line_of  # noqa: E402
+from viewer.overlay import Overlay, live_overlay, step_overlay  # noqa: E402
+from viewer.proof import ProofJob  # noqa: E402
+from viewer.render import Painter, board_geometry  # noqa: E402
+from viewer.settings import Settings  # noqa: E402
+from viewer.text import window_banner  # noqa: E402
+from viewer.theme import EXACT_BREAKS, EXACT_HOLDS, legend_items  # noqa: E402
+
+#: White cannot win: a wall of rams (proved in one structure)
+WALL = "4k3/8/8/p1p1p1p1/P1P1P1P1/2P5/8/4K3 w - -"
+#: Fine #70: White breaks through, 1. Kb1!
+FINE70 = "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - -"
+#: every pawn on its square: the prover needs its whole budget (a job to cancel)
+SLOW = "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - -"
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("PAWNFENCE_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    return tmp_path / "home"
+
+
+def _proof_threads() -> int:
+    return sum(1 for t in threading.enumerate() if t.name == ProofJob.THREAD_NAME)
+
+
+def make(home, fen: str, size=(1280, 860), **settings) -> App:
+    a = App(Settings(fen=fen, **settings), size=size, export_dir=home.parent / "exports")
+    frames(a, [])
+    return a
+
+
+def until_proved(a: App, seconds: float = 30.0) -> None:
+    """Run frames until both sides' verdicts are in (the job ran in the background)."""
+    deadline = time.monotonic() + seconds
+    while a.state.verdict is None or a.state.other is None:
+        assert time.monotonic() < deadline, window_banner(a.state)
+        frames(a, [])
+        time.sleep(0.02)
+
+
+def choose_method(a: App, label_start: str) -> None:
+    """Open the method menu and click the option whose label starts so (real clicks)."""
+    menu = a.panel.method_menu
+    frames(a, [down(menu.rect.center), up(menu.rect.center)], [])
+    items = menu.current_state.options_selection_list.item_list
+    button = next(i["button_element"] for i in items if i["text"].startswith(label_start))
+    pos = button.rect.center
+    frames(a, [motion(pos)], [down(pos)], [up(pos)], [], [], [], [])
+
+
+def test_exact_is_the_third_method_of_menu_keys_and_help(home) -> None:
+    """Menu, M and the help list the three methods; R (prove again) is in the help."""
+    assert list(logic.METHODS)[2] == "exact"
+    a = make(home, WALL)
+    labels = [text for text, _id in a.panel.method_menu.options_list]
+    assert labels == [m.label for m in logic.METHODS.values()]
+    seen = []
+    for _ in range(3):
+        frames(a, [key(pygame.K_m, unicode="m")])
+        seen.append(a.state.method)
+    assert seen == ["flood", "exact", "paper"]
+    lines = help_lines()
+    assert any(logic.METHODS["exact"].label in words for _keys, words in lines)
+    assert any(keys == "R" and "prove again" in words for keys, words in lines)
+    a.close()
+
+
+def test_exact_from_the_menu_proves_the_blockage(home) -> None:
+    a = make(home, WALL)
+    choose_method(a, "exact")
+    assert a.state.method == "exact" and a.panel.method_menu.selected_option[0].startswith(
+        "exact")
+    until_proved(a)
+    b = window_banner(a.state)
+    assert b.kind == "blocked" and b.head.startswith("White cannot win — proved (exact: ")
+    assert "Black cannot win — proved" in " ".join(x.text for x in b.blocks)
+    ov = a.state.overlay()  # the live view: the defending king's squares, H
+    assert ov.kingmap == a.state.verdict.king_mask and ov.kingmap_holds and ov.kingmap
+    assert chess.E8 in chess.SquareSet(ov.kingmap) and not ov.kingmap & chess.BB_RANK_1
+    assert EXACT_HOLDS in a.state.legend() and EXACT_BREAKS in a.state.legend()
+    assert a.layout.legend.height > 0
+    a.close()
+    assert not a.state.proof.alive()
+
+
+def test_fine70_breaks_through_and_its_moves_are_positions_with_labelled_arrows(home) -> None:
+    a = make(home, FINE70, method="exact")
+    until_proved(a)
+    v = a.state.verdict
+    b = window_banner(a.state)
+    assert b.kind == "open" and b.head.startswith("White breaks through: 1. Kb1!")
+    ov = a.state.overlay()
+    assert not ov.kingmap_holds and ov.kingmap == v.king_mask and chess.A1 in \
+        chess.SquareSet(ov.kingmap)
+    assert ov.arrow == (chess.A1, chess.B1, "Kb1")  # the line's first move, live
+    kinds = [s.kind for s in v.steps]
+    assert kinds[0] == "exact-structure" and "exact-move" in kinds and kinds[-1] == "verdict"
+    # the structures one by one: ghost pawns instead of the board's
+    frames(a, [key(pygame.K_RIGHT)])
+    ov = a.state.overlay()
+    step = v.steps[0]
+    assert ov.ghosts == (step.board("structure_white"), step.board("structure_black"))
+    assert ov.kingmap == 0 and window_banner(a.state).head.endswith(step.text)
+    # on to the first move of the line (real key presses), then one more
+    first = kinds.index("exact-move")
+    frames(a, *[[key(pygame.K_RIGHT)] for _ in range(first)])
+    assert a.state.timeline.index == first
+    for k in (first, first + 1):
+        step = v.steps[k]
+        ov = a.state.overlay()
+        assert ov.fen == step.fact("fen") and ov.ghosts is None and ov.kingmap == 0
+        assert ov.arrow == (step.fact("from"), step.fact("to"), step.fact("san"))
+        assert window_banner(a.state).head == f"{step.phase}: {step.text}"
+        # the board on screen is the position after the move, not the editor's
+        want = pygame.Surface(a.screen.get_size())
+        Painter().render_board(want, a.layout.board, chess.Board(step.fact("fen")),
+                               overlay=replace(ov, fen=""))
+        left, top, sq = board_geometry(a.layout.board)
+        grid = pygame.Rect(left, top, 8 * sq, 8 * sq)
+        diff = sum(1 for x in range(grid.left, grid.right, 3) for y in range(grid.top,
+                   grid.bottom, 3) if a.screen.get_at((x, y)) != want.get_at((x, y)))
+        assert diff == 0
+        assert a.state.editor.fen.startswith("8/k7/3p4/p2P1p2/P2P1P2/8/8/K7")
+        frames(a, [key(pygame.K_RIGHT)])
+    assert v.steps[first].fact("san") == "Kb1"
+    a.close()
+
+
+def test_progress_in_the_banner_and_the_board_stays_editable(home) -> None:
+    a = make(home, SLOW, method="exact")
+    frames(a, [], [])
+    p = a.state.proving()
+    assert p is not None and a.state.verdict is None
+    b = window_banner(a.state)
+    assert b.kind == "busy" and b.head.startswith("Exact: proving for White … ")
+    assert " structures, " in b.head and b.head.endswith(" s")
+    assert "Esc or an edit cancels" in " ".join(x.text for x in b.blocks)
+    assert a.export_png() is None and "still working" in a.state.message.text
+    # an edit while proving: the job is superseded, the board changed at once
+    frames(a, [down(centre(a, "e8")), motion(centre(a, "d8")), up(centre(a, "d8"))])
+    assert a.state.editor.board.king(chess.BLACK) == chess.D8
+    assert a.state.proving() is not None and a.state.proving().token != p.token
+    assert _proof_threads() <= 1
+    a.close()
+
+
+def test_esc_cancels_and_no_thread_is_left(home) -> None:
+    before = _proof_threads()
+    a = make(home, SLOW, method="exact")
+    frames(a, [], [])
+    assert a.state.proving() is not None and a.state.proof.alive()
+    frames(a, [key(pygame.K_ESCAPE)], [])
+    assert a.state.proving() is None and a.state.verdict is None
+    b = window_banner(a.state)
+    assert b.head.startswith("Exact: no verdict — cancelled while proving for White after")
+    deadline = time.monotonic() + 2.0
+    while a.state.proof.alive() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not a.state.proof.alive() and _proof_threads() == before
+    # R proves again
+    frames(a, [key(pygame.K_r, unicode="r")])
+    assert a.state.proving() is not None and not a.state.proof_note
+    a.close()
+    assert not a.state.proof.alive()
+
+
+def test_an_edit_cancels_and_a_stale_result_never_lands(home) -> None:
+    before = _proof_threads()
+    a = make(home, SLOW, method="exact")
+    frames(a, [], [])
+    assert a.state.proving() is not None
+    # a white queen: no longer a king-and-pawn position, decided in the frame
+    a.state.select_tool("Q")
+    frames(a, [down(centre(a, "d4")), up(centre(a, "d4"))], [])
+    assert a.state.verdict is not None and a.state.verdict.status == "pieces"
+    assert a.state.proving() is None
+    deadline = time.monotonic() + 2.0
+    while a.state.proof.alive() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not a.state.proof.alive(), "the cancelled job's thread is still alive"
+    assert _proof_threads() == before
+    frames(a, [], [])
+    assert a.state.verdict.status == "pieces"  # nothing of the old job landed
+    # Fine #70 and at once another board: what arrives is for the board on show
+    a.state.load_fen(FINE70)
+    frames(a, [key(pygame.K_2, unicode="2")], [down(centre(a, "h2")), up(centre(a, "h2"))])
+    until_proved(a)
+    assert a.state.verdict.detail.fen == a.state.editor.board.fen()
+    a.close()
+
+
+def test_rapid_edits_keep_one_job_and_one_thread(home) -> None:
+    before = threading.active_count()
+    a = make(home, SLOW, method="exact")
+    frames(a, [key(pygame.K_2, unicode="2")])
+    for i in range(20):
+        sq = centre(a, "a3" if i % 2 else "h3")
+        frames(a, [down(sq), up(sq)])
+        assert _proof_threads() <= 1 and threading.active_count() <= before + 1
+    a.close()
+    assert not a.state.proof.alive() and threading.active_count() <= before
+
+
+def test_a_proving_window_sleeps_but_shows_progress(home) -> None:
+    a = make(home, SLOW, method="exact")
+    a.run(seconds=0.8)  # the half second after input ends
+    before = a.draws
+    n0 = a.state.proving().structures
+    a.run(seconds=1.2)
+    assert 2 <= a.draws - before <= 8  # four times a second, not every frame
+    assert a.state.proving().structures > n0
+    a.close()
+
+
+def test_code_pane_has_the_exact_listing_and_follows_its_steps(home) -> None:
+    listing = LISTINGS["exact"]
+    assert "retrograde" in listing.title.lower() and "bitbase.cpp" in listing.title
+    v = logic.detect(chess.Board(FINE70), chess.WHITE, method="exact", trace=True)
+    for kind in ("exact-structure", "exact-solve", "exact-kings", "exact-move", "verdict"):
+        step = next(s for s in v.steps if s.kind == kind)
+        assert line_of(listing, step) is not None, kind
+    a = make(home, FINE70, size=(1920, 1080), method="exact")
+    until_proved(a)
+    assert "code" in a.panel.panes
+    for k in range(3):
+        frames(a, [key(pygame.K_RIGHT)])
+        got, cur, _prev = a.code.current()
+        assert got is listing and cur == line_of(listing, a.state.verdict.steps[k])
+    a.close()
+
+
+# -- overlays -----------------------------------------------------------------------------
+def _square(surface: pygame.Surface, rect: pygame.Rect, square: int) -> pygame.Rect:
+    left, top, sq = board_geometry(rect)
+    f, r = chess.square_file(square), chess.square_rank(square)
+    return pygame.Rect(left + f * sq, top + (7 - r) * sq, sq, sq)
+
+
+@pytest.mark.parametrize("holds", [True, False])
+def test_king_map_squares_get_a_hatch_and_a_letter(holds: bool) -> None:
+    painter = Painter()
+    board = chess.Board("4k3/8/8/8/8/8/8/4K3 w - -")
+    rect = pygame.Rect(0, 0, 424, 424)
+    plain, marked = pygame.Surface(rect.size), pygame.Surface(rect.size)
+    painter.render_board(plain, rect, board)
+    ov = Overlay(kingmap=chess.BB_D4 | chess.BB_E8, kingmap_holds=holds)
+    painter.render_board(marked, rect, board, overlay=ov)
+    colour = painter.colours["kingmap_holds" if holds else "kingmap_breaks"]
+    letter = painter.kingmap_letter("H" if holds else "B", colour, 50)
+    for s in (chess.D4, chess.E8):
+        box = _square(marked, rect, s)
+        sq = box.width
+        inset = max(2, sq // 14)
+        lb = pygame.Rect(box.left + inset, box.bottom - letter.get_height() - inset,
+                         letter.get_width(), letter.get_height())
+        inside = [tuple(marked.get_at(p))[:3] for p in ((lb.left + 3, lb.top + 3),
+                                                        (lb.right - 4, lb.bottom - 4))]
+        assert all(c == colour for c in inside), (s, inside)  # the letter's box
+        ink = {tuple(marked.get_at((x, y)))[:3] for x in range(lb.left, lb.right)
+               for y in range(lb.top, lb.bottom)}
+        assert (255, 255, 255) in ink  # the white letter on it
+        # the hatch: rows of the square's upper half differ from the plain board
+        col = box.left + sq // 2 + sq // 4
+        rows = [y for y in range(box.top, box.top + sq // 2)
+                if marked.get_at((col, y)) != plain.get_at((col, y))]
+        assert len(rows) >= sq // 4
+    other = _square(marked, rect, chess.A1)
+    assert all(marked.get_at(p) == plain.get_at(p) for p in
+               ((other.centerx, other.centery), (other.left + 3, other.bottom - 4)))
+    # the letter and the hatch, not the colour alone: the legend says what they mean
+    item = EXACT_HOLDS if holds else EXACT_BREAKS
+    assert item.letter == ("H" if holds else "B") and item.style == "kingmap"
+    assert item.text.startswith("H = defending king holds here" if holds else
+                                "B = attacking king breaks through from here")
+
+
+def test_structure_steps_are_ghost_pawns_and_the_legend_follows_the_verdict() -> None:
+    board = chess.Board(FINE70)
+    v = logic.detect(board, chess.WHITE, method="exact", trace=True)
+    painter = Painter()
+    rect = pygame.Rect(0, 0, 424, 424)
+    k = next(i for i, s in enumerate(v.steps) if s.kind == "exact-structure")
+    ov = step_overlay(v, k)
+    wp, bp = ov.ghosts
+    real_pawns = board.pawns
+    gone = real_pawns & ~(wp | bp)
+    assert gone  # the first structure solved lacks a pawn of the position
+    surf, plain = pygame.Surface(rect.size), pygame.Surface(rect.size)
+    painter.render_board(surf, rect, board, overlay=ov)
+    painter.render_board(plain, rect, chess.Board("8/k7/8/8/8/8/8/K7 w - -"))
+    for s in chess.scan_forward(gone):  # a pawn the structure lacks is not drawn
+        box = _square(surf, rect, s)
+        assert surf.get_at(box.center) == plain.get_at(box.center)
+    for s in chess.scan_forward(wp | bp):  # a ghost: a dashed frame in the ghost colour
+        box = _square(surf, rect, s)
+        edge = box.inflate(-box.width // 8, -box.width // 8)
+        ink = {tuple(surf.get_at((x, edge.top)))[:3] for x in range(edge.left, edge.right)}
+        assert painter.colours["ghost"] in ink
+    assert live_overlay(v).arrow[2] == "Kb1"
+    breaks = legend_items("exact", code="breaks")
+    proved = legend_items("exact", code="proved")
+    assert EXACT_BREAKS in breaks and EXACT_HOLDS not in breaks
+    assert EXACT_HOLDS in proved and EXACT_BREAKS not in proved
+
+
+# -- the analysis pane, render ----------------------------------------------------------------
+def test_analysis_pane_shows_the_exact_verdicts_of_both_sides(home) -> None:
+    a = make(home, WALL, search=True, engine="/nonexistent/engine")
+    deadline = time.monotonic() + 30
+    while a.analysis.result is None or not a.analysis.result.done:
+        assert time.monotonic() < deadline
+        frames(a, [])
+        time.sleep(0.05)
+    frames(a, [])
+    r = a.analysis.result
+    assert [d["code"] for d in r.exact] == ["proved", "proved"]
+    texts = [t for t, _style, _pos in a.pane._texts]
+    assert any(t.startswith("½ White cannot win — proved") for t in texts), texts
+    assert any(t.startswith("½ Black cannot win — proved") for t in texts)
+    assert any(t.startswith("exact prover, 3 s a side") for t in texts)
+    a.close()
+
+
+def test_render_method_exact_draws_the_king_map_and_its_legend(tmp_path) -> None:
+    from viewer.cli import main
+
+    out = tmp_path / "fine70.png"
+    svg = tmp_path / "wall.svg"
+    assert main(["render", FINE70, "--method", "exact", "--size", "320", "--out",
+                 str(out)]) == 0
+    assert main(["render", WALL, "--method", "exact", "--size", "320", "--out",
+                 str(svg)]) == 0
+    img = pygame.image.load(str(out))
+    assert img.get_width() == 320 and img.get_height() > 320
+    colours = {tuple(img.get_at((x, y)))[:3] for x in range(0, 320, 2)
+               for y in range(0, img.get_height(), 2)}
+    assert Painter().colours["kingmap_breaks"] in colours
+    text = svg.read_text()
+    assert "url(#pf-kingmap_holds)" in text and ">H<" in text
+    assert "H = defending king holds here" in text and "breaks through from here" not in text

@@ -9,20 +9,24 @@ every corpus (``tests/data/extended_sweep.py``; the README's rule table): *sound
 silent*.  Where no criterion applies the verdict is the paper's, field for field (only
 ``method`` differs), so extended never takes a paper blockage away.
 
-* **x1, the lowest fence**: the fence is the edge of the region White's king can reach
-  from its first rank (8-connected, through unmarked squares), not the topmost path
-  Figure 8 walks.  Only the black pawns inside that region are removed (paper 3), so a
-  pawn behind a lower wall keeps fixing the white pawn under it; any wall is found,
-  also one Figure 8 cannot walk (one touching the a-file only on a1, or needing a
-  westward step).  Then the paper's kings (2.3) and dynamic-pawn rules (3.1-3.4) on that
-  fence.
-* **x2, KPK draw** (dropped, ``used=False``): one pawn against the bare king, and the
-  KPK bitbase (:mod:`logic.kpk`) gives a draw with either side to move.  The sweep found
-  it wrong against the exact prover, whose "cannot win" is "cannot force a promotion or
-  mate": a KPK draw may still let the pawn promote before the queen is taken.  The code
-  stays (the sweep measures it, ``_USE_X2`` switches it on) but the method never uses it.
+* **x1, the lowest fence** (dropped): the fence is the edge of the region White's king
+  can reach from its first rank (8-connected, through unmarked squares), not the topmost
+  path Figure 8 walks; only the Black pawns inside that region are removed (paper 3), so a
+  pawn behind a lower wall keeps fixing the White pawn under it, and any a-to-h wall is
+  found, also one Figure 8 cannot walk.  Then the paper's kings (2.3) and dynamic-pawn
+  rules (3.1-3.4) on that fence.  Wrong against exact: the paper's 3.1 (the defending king
+  in front of a pawn above the fence) fails by zugzwang on such a fence.
+* **x2, KPK draw** (dropped): one pawn against the bare king, and the KPK bitbase
+  (:mod:`logic.kpk`) gives a draw with either side to move.  Wrong against exact, whose
+  "cannot win" is "cannot force a promotion or mate": a KPK draw may still let the pawn
+  promote before the queen is taken.
 * **x3, KPK, the pawn never promotes** (x2's corrected twin): the same, with a table whose
   target is any promotion, safe or not (:func:`logic.kpk.promotes`).
+* **x4, the lowest fence, pawns held by pawns** (x1's corrected twin): x1 where no dynamic
+  pawn needs the defending king (no 3.1 pawn above the fence, no 3.4 exception).
+
+A dropped rule's code stays (the sweep measures it: :func:`x1_blocked`, ``_USE_X2``) but
+the method never applies it.
 
 Everything is oriented (the side under test is White), as in the paper's module.
 """
@@ -44,7 +48,7 @@ from logic.steps import Recorder
 from logic.verdict import DeferredVerdict, Verdict
 
 __all__ = ["EXTENDED", "ExtendedMethod", "Rule", "RULES", "region_structure", "kpk_draw",
-           "X1_STRUCTURAL", "USED", "kpk_no_promotion"]
+           "X4_STRUCTURAL", "USED", "kpk_no_promotion", "x1_blocked"]
 
 _ALL = BB_ALL
 _NOT_A = BB_NOT_A
@@ -68,7 +72,7 @@ class Rule(NamedTuple):
     counterexample: str = ""
 
 
-#: the criteria, in the order they are tried after the paper's rules
+#: the criteria, in the order they are measured (a dropped one is never applied)
 RULES: dict[str, Rule] = {
     "x1": Rule(
         "x1",
@@ -79,7 +83,12 @@ RULES: dict[str, Rule] = {
         "from the first rank through unmarked squares (8-connected, as the king moves), takes "
         "only the Black pawns inside it, and uses the region's edge as the fence: any wall "
         "counts, also one Figure 8 cannot walk. The kings, the zugzwang test and the dynamic "
-        "pawns are then judged by the paper's own rules on that fence.",
+        "pawns are then judged by the paper's own rules on that fence. DROPPED: on a lower "
+        "fence the paper's 3.1 (the defending king in front of a pawn above the fence) lets a "
+        "protected pawn above it push the king out of the way by zugzwang.",
+        used=False,
+        counterexample="5k2/8/8/8/p1p1p2p/PpPpPppP/1P1P1P2/6K1 w - - 0 1 (Black: 1...g2 and "
+                       "White's king, in front of the pawn on g1, must step aside)",
     ),
     "x2": Rule(
         "x2",
@@ -103,14 +112,23 @@ RULES: dict[str, Rule] = {
         "strong side cannot force its pawn to the last rank with either side to move, it "
         "never gets more than king and pawn, and a king and a pawn cannot mate.",
     ),
+    "x4": Rule(
+        "x4",
+        "the lowest fence with every dynamic pawn held by the pawns alone: x1 without the "
+        "defending king's duties of 3.1 and 3.4",
+        "x1's corrected twin: the same region, removal and fence, and the paper's 2.3 and "
+        "3.2-3.3 on it, but no dynamic pawn may need the defending king (a pawn above the "
+        "fence, 3.1, or the 3.4 exception): the king then only has to keep a vacant square "
+        "beyond a wall White's king cannot cross, and no pawn move can take its place away.",
+    ),
 }
 
 _USE_X2 = RULES["x2"].used
 #: the criteria the method applies
 USED = tuple(r.id for r in RULES.values() if r.used)
 
-#: the failure codes of x1 decided before the kings
-X1_STRUCTURAL = frozenset(("no-fence", "capture"))
+#: the failure codes of x4 decided before the kings
+X4_STRUCTURAL = frozenset(("no-fence", "capture", "king-needed"))
 
 
 def _flood(seed: int, free: int) -> int:
@@ -125,16 +143,18 @@ def _flood(seed: int, free: int) -> int:
 
 def _no_fence(fixed: int, marked: int, removed: int, region: int) -> Structure:
     raw = _new(Boards, (fixed, marked, 0, region, removed, region, 0, _ALL))
-    return _new(Structure, ("x1", "no-fence", (), raw, (), _ALL, "", 0))
+    return _new(Structure, ("x4", "no-fence", (), raw, (), _ALL, "", 0))
 
 
-def region_structure(w: int, b: int, rec: Recorder | None = None, paper_fence: int = 0
-                     ) -> Structure:
-    """x1's king-independent analysis of the oriented pawns ``(w, b)``: the region White's
+def region_structure(w: int, b: int, rec: Recorder | None = None, paper_fence: int = 0,
+                     strict: bool = True) -> Structure:
+    """x4's king-independent analysis of the oriented pawns ``(w, b)``: the region White's
     king reaches from its first rank, the Black pawns inside it removed (repeatedly), the
     capture rule (paper 3), and 3.1-3.4 on the region's edge (a paper
     :class:`~logic.records.Structure`, its notes a :class:`~logic.paper.NoteSeed`).
-    ``paper_fence`` is the paper's fence, for the trace's difference."""
+    ``paper_fence`` is the paper's fence, for the trace's difference.  ``strict`` (x4):
+    a dynamic pawn that needs the defending king (3.1, 3.4) ends the analysis ("king-needed");
+    without it (x1, dropped, measured by the sweep) the kings decide as in the paper."""
     b_att, fixed, marked, files = marking(w, b)
     removed = 0
     bp = b
@@ -142,11 +162,11 @@ def region_structure(w: int, b: int, rec: Recorder | None = None, paper_fence: i
         region = _flood(_RANK_1, _ALL & ~marked) if files & 0xFF == 0xFF else _ALL
         if region & _RANK_8:
             if rec is not None:
-                rec.add("x1-region", "x1", "x1: the king's region",
-                        f"x1: {rec.us}'s king region from its first rank reaches the last "
+                rec.add("x4-region", "x4", "x4: the king's region",
+                        f"x4: {rec.us}'s king region from its first rank reaches the last "
                         "rank: no wall at all, so no lower fence either.",
                         changed=region & _RANK_8, fixed=fixed, marked=marked, removed=removed,
-                        below=region, facts=(("rule", "x1"), ("holds", False)))
+                        below=region, facts=(("rule", "x4"), ("holds", False)))
             return _no_fence(fixed, marked, removed, region)
         gone = bp & region
         if not gone:
@@ -154,12 +174,12 @@ def region_structure(w: int, b: int, rec: Recorder | None = None, paper_fence: i
         removed |= gone
         bp ^= gone
         if rec is not None:
-            rec.add("x1-remove", "x1", "x1: pawns in the region removed",
-                    f"x1: {rec.them} pawn(s) {rec.names(gone)} stand inside {rec.us}'s king "
+            rec.add("x4-remove", "x4", "x4: pawns in the region removed",
+                    f"x4: {rec.them} pawn(s) {rec.names(gone)} stand inside {rec.us}'s king "
                     "region, where the king may take them: removed, and the region is "
                     "flooded again.",
                     changed=gone, fixed=fixed, marked=marked, below=region, removed=removed,
-                    removed_now=gone, facts=(("rule", "x1"),))
+                    removed_now=gone, facts=(("rule", "x4"),))
         b_att, fixed, marked, files = marking(w, bp)
     fence = king_attacks_setwise(region) & marked
     above = _flood(_RANK_8, _ALL & ~(region | fence))
@@ -168,13 +188,13 @@ def region_structure(w: int, b: int, rec: Recorder | None = None, paper_fence: i
         joined, left = fence & ~paper_fence, paper_fence & ~fence
         diff = "; ".join(f"{rec.names(bb)} {verb} it" for bb, verb in
                          ((left, "left"), (joined, "joined")) if bb)
-        rec.add("x1-region", "x1", "x1: the king's region",
-                f"x1: {rec.us}'s king region from its first rank is closed ({region.bit_count()}"
+        rec.add("x4-region", "x4", "x4: the king's region",
+                f"x4: {rec.us}'s king region from its first rank is closed ({region.bit_count()}"
                 f" squares); its edge is the lowest fence: {rec.names(fence)}"
                 + (f" (against the paper's fence: {diff})." if paper_fence and diff else "."),
                 changed=joined | left, fixed=fixed, marked=marked, fence=fence, below=region,
                 removed=removed, joined=joined if paper_fence else 0,
-                left=left if paper_fence else 0, facts=(("rule", "x1"), ("holds", True)))
+                left=left if paper_fence else 0, facts=(("rule", "x4"), ("holds", True)))
     rm_att = ((removed >> 9) & _NOT_H) | ((removed >> 7) & _NOT_A)
     if w & rm_att:
         takers = w & rm_att
@@ -182,22 +202,30 @@ def region_structure(w: int, b: int, rec: Recorder | None = None, paper_fence: i
         hit = _PAWN_ATTACKS_W[p] & removed
         t = (hit & -hit).bit_length() - 1
         if rec is not None:
-            rec.add("x1-capture", "x1", "x1: a pawn can capture",
+            rec.add("x4-capture", "x4", "x4: a pawn can capture",
                     f"{rec.name(p)} can take {rec.name(t)}: the structure changes, no blockage "
-                    f"(x1, as paper 3).", changed=(1 << p) | (1 << t), square=p, fence=fence,
+                    f"(x4, as paper 3).", changed=(1 << p) | (1 << t), square=p, fence=fence,
                     below=region, removed=removed)
         raw = _new(Boards, (fixed, marked, fence, region, removed, region, 0, _ALL))
-        return _new(Structure, ("x1", "capture", (p, t), raw, (), _ALL, "", 0))
+        return _new(Structure, ("x4", "capture", (p, t), raw, (), _ALL, "", 0))
     guard = w | b | ((w << 7) & _NOT_H) | ((w << 9) & _NOT_A)  # kings.pawn_guard
     if not w & ~fixed:
         raw = _new(Boards, (fixed, marked, fence, region, removed, region, 0, _ALL))
-        return _new(Structure, (None, "", (), raw, (), _ALL, "x1", guard))
+        return _new(Structure, (None, "", (), raw, (), _ALL, "x4", guard))
     fail, _f32, kmask, _used, *_ = classify(w, bp, fixed, b_att, fence, sf)
     raw = _new(Boards, (fixed, marked, fence, region, removed, region, 0, kmask))
     seed = _new(NoteSeed, (w, bp, fixed, b_att, fence, sf))
+    if strict and fail < 0 and kmask != _ALL:
+        if rec is not None:
+            rec.add("x4-king-needed", "x4", "x4: a pawn needs the king",
+                    f"x4: a dynamic {rec.us} pawn is held only by {rec.them}'s king (3.1 or "
+                    "3.4): on a lower fence the king may be pushed aside by zugzwang, so x4 "
+                    "does not apply.", changed=kmask ^ _ALL if kmask else 0, fence=fence,
+                    below=region, facts=(("rule", "x4"), ("holds", False)))
+        return _new(Structure, ("x4", "king-needed", (), raw, seed, kmask, "", guard))
     if fail >= 0:
-        return _new(Structure, ("x1", "pawn", (fail,), raw, seed, kmask, "x1", guard))
-    return _new(Structure, (None, "", (), raw, seed, kmask, "x1", guard))
+        return _new(Structure, ("x4", "pawn", (fail,), raw, seed, kmask, "x4", guard))
+    return _new(Structure, (None, "", (), raw, seed, kmask, "x4", guard))
 
 
 def kpk_draw(w: int, b: int, wk: int, bk: int) -> bool:
@@ -230,13 +258,20 @@ def kpk_no_promotion(w: int, b: int, wk: int, bk: int) -> bool:
     return True
 
 
+def x1_blocked(w: int, b: int, wk: int, bk: int) -> bool:
+    """The dropped x1 on an oriented position (the sweep measures it): the lowest fence
+    with the paper's rules, the defending king's duties (3.1, 3.4) included."""
+    st = region_structure(w, b, strict=False)
+    return st[0] is None and _x4_decide(st, wk, bk)[0]
+
+
 class _RegionRule(StaticMethod):
-    """x1 as a static analysis of its own (not registered): its ``decide`` and trace of the
-    kings and pawns, with the section "x1"."""
+    """x4 as a static analysis of its own (not registered): its ``decide`` and trace of the
+    kings and pawns, with the section "x4"."""
 
     name = "extended"
-    king_section = "x1"
-    structural = X1_STRUCTURAL
+    king_section = "x4"
+    structural = X4_STRUCTURAL
 
     def structure(self, w: int, b: int, rec: Recorder | None = None) -> Structure:
         return region_structure(w, b, rec)
@@ -248,8 +283,8 @@ class _RegionRule(StaticMethod):
         return paper_note_text(name, note, ok)
 
 
-_X1 = _RegionRule()
-_x1_decide = _X1.decide
+_X4 = _RegionRule()
+_x4_decide = _X4.decide
 _KPK_RAW = Boards(0, 0, 0, 0, 0, 0, 0, _ALL)
 
 
@@ -258,7 +293,7 @@ class ExtendedMethod(StaticMethod):
     prover on the sweep of ``tests/data/extended_sweep.py``)."""
 
     name = "extended"
-    label = "extended (paper + x1, x3)"
+    label = "extended (paper + x3, x4)"
     title = "David, Felner & Netanyahu (2004) plus criteria checked against the exact prover"
     king_section = "paper 2.3"
     region = "below"
@@ -267,7 +302,7 @@ class ExtendedMethod(StaticMethod):
 
     def __init__(self) -> None:
         super().__init__()
-        #: (w, b) oriented -> x1's Structure, or None where x1 cannot apply
+        #: (w, b) oriented -> x4's Structure, or None where x4 cannot apply
         self.regions: dict[tuple[int, int], Structure | None] = {}
 
     # -- the untraced verdicts -----------------------------------------------------
@@ -275,7 +310,7 @@ class ExtendedMethod(StaticMethod):
         return PAPER.structure(w, b, rec)
 
     def region_of(self, w: int, b: int) -> Structure | None:
-        """x1's structure for the oriented pawns, cached; None when there is no wall at
+        """x4's structure for the oriented pawns, cached; None when there is no wall at
         all."""
         key = (w, b)
         try:
@@ -303,8 +338,8 @@ class ExtendedMethod(StaticMethod):
         st = self.region_of(w, b)
         if st is None or st[0] is not None:
             return None
-        if _x1_decide(st, wk, bk)[0]:
-            return _new(Verdict, (color, "extended", True, "x1", "ok", "blocked", (), st[3],
+        if _x4_decide(st, wk, bk)[0]:
+            return _new(Verdict, (color, "extended", True, "x4", "ok", "blocked", (), st[3],
                                   st[4], (wk, bk), (), None))
         return None
 
@@ -317,7 +352,7 @@ class ExtendedMethod(StaticMethod):
         if type(pv) is DeferredVerdict:
             # the paper's cannot_hold: its conditions (a king on the wrong side of every
             # marked square of its file, a lever whose attacker is never removed) rule out
-            # x1's fence too, which also lies in the marked squares and only loses marked
+            # x4's fence too, which also lies in the marked squares and only loses marked
             # squares by removal; and a KPK board never gets here (no marked squares)
             return _new(DeferredVerdict, (color, "extended", False, [w, b, wk, bk], "ok", None,
                                           None, None, None, (wk, bk), (), None))
@@ -340,7 +375,7 @@ class ExtendedMethod(StaticMethod):
                                           None, tuple.__getitem__(pv, 9), (), None))
         if not tuple.__getitem__(pv, 2):
             raw = tuple.__getitem__(pv, 7)
-            # x1 needs a marked square on every file of the first marking (removal only
+            # x4 needs a marked square on every file of the first marking (removal only
             # takes marked squares away, so the paper's marking says it when it removed
             # nothing); x3 needs no pawn of the defender
             m = raw[1] | raw[1] >> 32
@@ -352,7 +387,7 @@ class ExtendedMethod(StaticMethod):
         return _relabel(pv)
 
     def is_blocked(self, w: int, b: int, wk: int, bk: int, color: bool) -> bool:
-        """The search's interior-node test: the paper's structure and x1's, cached
+        """The search's interior-node test: the paper's structure and x4's, cached
         together per pawn structure and colour (one lookup a node), then the kings."""
         e = self.sides.get((w, b, color))
         if e is None:
@@ -367,7 +402,7 @@ class ExtendedMethod(StaticMethod):
         # each decide only where White's king stands below its fence (its first test)
         if pst is not None and pst[3][3] >> wk & 1 and _paper_decide(pst, wk, bk)[0]:
             return True
-        if xst is not None and xst[3][3] >> wk & 1 and _x1_decide(xst, wk, bk)[0]:
+        if xst is not None and xst[3][3] >> wk & 1 and _x4_decide(xst, wk, bk)[0]:
             return True
         return kpk_pawn >= 0 and (
             (_USE_X2 and kpk_draw(1 << kpk_pawn, 0, wk, bk))
@@ -375,7 +410,7 @@ class ExtendedMethod(StaticMethod):
 
     def _entry(self, w: int, b: int, color: bool) -> Any:
         """The search cache's entry for the unoriented pawns and a colour: the paper's
-        structure (None if it fails whatever the kings), x1's (likewise) and the KPK
+        structure (None if it fails whatever the kings), x4's (likewise) and the KPK
         pawn's oriented square (-1: not KPK); :data:`_HOPELESS` when nothing can hold,
         :data:`_MATERIAL` when the side has no pawns."""
         ow, ob = (w, b) if color else (chess.flip_vertical(b), chess.flip_vertical(w))
@@ -386,7 +421,7 @@ class ExtendedMethod(StaticMethod):
             marked, removed = pst[3][1], pst[3][4]
             m = marked | marked >> 32
             m |= m >> 16
-            # x1 needs a marked square on every file (the paper's marking is the first
+            # x4 needs a marked square on every file (the paper's marking is the first
             # one when it removed nothing)
             xst = self.region_of(ow, ob) if removed or (m | m >> 8) & 0xFF == 0xFF else None
             kpk_pawn = ow.bit_length() - 1 if not ob and not ow & (ow - 1) else -1
@@ -425,19 +460,19 @@ class ExtendedMethod(StaticMethod):
         if not b and not w & (w - 1):
             return self._trace_kpk(w, b, wk, bk, color, rec)
         if marking(w, b)[3] & 0xFF != 0xFF:
-            rec.add("x1-region", "x1", "x1: the king's region",
-                    "x1: a file without a marked square: no wall at all, so no lower fence.",
-                    facts=(("rule", "x1"), ("holds", False)))
+            rec.add("x4-region", "x4", "x4: the king's region",
+                    "x4: a file without a marked square: no wall at all, so no lower fence.",
+                    facts=(("rule", "x4"), ("holds", False)))
             return None
         st = region_structure(w, b, rec, pv.boards.fence)
-        if st.code in X1_STRUCTURAL:
+        if st.code in X4_STRUCTURAL:
             return None
-        blocked, _rule, code, _args = _x1_decide(st, wk, bk)
+        blocked, _rule, code, _args = _x4_decide(st, wk, bk)
         first = len(rec.steps)
-        _X1._record_kings_and_pawns(rec, st, wk, bk, code)
-        for i in range(first, len(rec.steps)):  # x1's own kinds and phases (the code pane)
+        _X4._record_kings_and_pawns(rec, st, wk, bk, code)
+        for i in range(first, len(rec.steps)):  # x4's own kinds and phases (the code pane)
             s = rec.steps[i]
-            rec.steps[i] = replace(s, kind=f"x1-{s.kind}", phase=f"x1: {s.phase}")
+            rec.steps[i] = replace(s, kind=f"x4-{s.kind}", phase=f"x4: {s.phase}")
         if blocked:
             return self.extra(w, b, wk, bk, color)
         return None

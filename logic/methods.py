@@ -12,7 +12,7 @@ from logic.flood import FLOOD
 from logic.paper import PAPER
 from logic.registry import METHODS, register
 
-__all__ = ["METHODS", "PAPER", "FLOOD", "EXTENDED", "EXACT"]
+__all__ = ["METHODS", "PAPER", "FLOOD", "EXACT", "EXTENDED"]
 
-for _method in (PAPER, FLOOD, EXTENDED, EXACT):
+for _method in (PAPER, FLOOD, EXACT, EXTENDED):
     register(_method)

@@ -1,4 +1,5 @@
-"""The extended method (``logic.extended``): each criterion on positions that trigger it,
+"""The extended method (``logic.extended``): each criterion on positions that trigger it
+(x3, x4) or proves it wrong (the dropped x1, x2),
 the paper's verdicts kept wherever no criterion adds, a CI sample of the sweep that
 checks every criterion against the exact prover, and the search option."""
 
@@ -14,7 +15,7 @@ import pytest
 
 import logic
 from logic import kpk
-from logic.extended import RULES, USED, kpk_draw, kpk_no_promotion
+from logic.extended import RULES, USED, kpk_draw, kpk_no_promotion, x1_blocked
 from logic.search import search_board
 from tests.conftest import DATA, SHARED
 from tests.strategies import extended_case
@@ -23,10 +24,10 @@ from viewer.code import LISTINGS, line_of
 
 EXACT = logic.METHODS["exact"]
 
-#: (FEN, side, the paper's failure code): the paper proves no blockage, x1 does
-X1_CASES = [
+#: (FEN, side, the paper's failure code): the paper proves no blockage, x4 does
+X4_CASES = [
     # h5 stands below Figure 8's fence (through g6, h6) but behind the wall a4-h4 that
-    # White's king never passes: the paper removes it and h4 runs; x1 keeps it
+    # White's king never passes: the paper removes it and h4 runs; x4 keeps it
     ("8/4k1p1/5pP1/1p2pP1p/1P2P2P/8/4PK2/8 w - - 0 1", chess.WHITE, "pawn"),
     ("4k3/7p/1p3p1P/1P1p1P2/1K1P4/3P4/3PP3/8 b - - 0 1", chess.BLACK, "removal-breaks"),
     ("8/2p2p1p/1pP2p1P/1Pk1pPp1/4P1P1/8/6K1/8 b - - 0 1", chess.WHITE, "defender-below"),
@@ -53,8 +54,8 @@ def _load_sweep():
 
 
 def test_rules_are_named_stated_and_explained() -> None:
-    assert list(RULES) == ["x1", "x2", "x3"]
-    assert USED == ("x1", "x3")
+    assert list(RULES) == ["x1", "x2", "x3", "x4"]
+    assert USED == ("x3", "x4")
     for rid, rule in RULES.items():
         assert rule.id == rid and rule.statement and len(rule.explanation) > 80
         assert rid in logic.verdict.RULE_TITLES
@@ -62,22 +63,23 @@ def test_rules_are_named_stated_and_explained() -> None:
     assert "extended" in logic.STATIC_METHODS and "extended" in LISTINGS
 
 
-@pytest.mark.parametrize(("fen", "side", "code"), X1_CASES)
-def test_x1_the_lowest_fence(fen: str, side: chess.Color, code: str) -> None:
+@pytest.mark.parametrize(("fen", "side", "code"), X4_CASES)
+def test_x4_the_lowest_fence(fen: str, side: chess.Color, code: str) -> None:
     board = chess.Board(fen)
     paper = logic.detect(board, side, method="paper")
     assert not paper.blocked and paper.code == code
     v = logic.detect(board, side, method="extended")
-    assert v.blocked and v.rule == "x1" and v.code == "blocked" and v.method == "extended"
-    assert v.reason.endswith("(x1)") and "x1" in v.headline
+    assert v.blocked and v.rule == "x4" and v.code == "blocked" and v.method == "extended"
+    assert v.reason.endswith("(x4)") and "x4" in v.headline
+    assert v.king_mask == chess.BB_ALL  # no pawn needs the defending king
     assert EXACT.solve(board, side, max_seconds=5, pv=False).status == "blocked"
-    # traced: the paper's story, its verdict as a step, then x1's own steps
+    # traced: the paper's story, its verdict as a step, then x4's own steps
     t = logic.detect(board, side, method="extended", trace=True)
     kinds = [s.kind for s in t.steps]
-    assert kinds.index("paper-verdict") < kinds.index("x1-region") < kinds.index("x1-kings")
-    assert kinds[-1] == "verdict" and t.steps[-1].section == "x1"
-    region = next(s for s in t.steps if s.kind == "x1-region" and s.fact("holds"))
-    assert region.fact("rule") == "x1" and region.board("fence") == v.fence
+    assert kinds.index("paper-verdict") < kinds.index("x4-region") < kinds.index("x4-kings")
+    assert kinds[-1] == "verdict" and t.steps[-1].section == "x4"
+    region = next(s for s in t.steps if s.kind == "x4-region" and s.fact("holds"))
+    assert region.fact("rule") == "x4" and region.board("fence") == v.fence
     assert region.board("below") == v.below
     wk, bk = board.king(side), board.king(not side)
     assert v.below >> wk & 1 and not v.below >> bk & 1
@@ -90,8 +92,8 @@ def test_x1_the_lowest_fence(fen: str, side: chess.Color, code: str) -> None:
     assert all(line_of(listing, s) is not None for s in t.steps), kinds
 
 
-def test_x1_keeps_a_pawn_behind_the_lower_wall() -> None:
-    fen, side, _ = X1_CASES[0]
+def test_x4_keeps_a_pawn_behind_the_lower_wall() -> None:
+    fen, side, _ = X4_CASES[0]
     board = chess.Board(fen)
     paper = logic.detect(board, side, method="paper")
     v = logic.detect(board, side, method="extended")
@@ -110,6 +112,24 @@ def test_x3_kpk_pawn_never_promotes(fen: str, side: chess.Color) -> None:
     step = next(s for s in v.steps if s.kind == "x3-kpk")
     assert step.fact("holds") is True and step.square is not None
     assert EXACT.solve(board, side, max_seconds=5, pv=False).status == "blocked"
+
+
+def test_x1_is_dropped_with_its_counterexample() -> None:
+    """x1 trusted the paper's 3.1 on its lower fence: White's king in front of g3 on g1,
+    but 1...g2 (protected by f3) leaves it no square but h2, and 2...g1=Q."""
+    fen = RULES["x1"].counterexample.split(" (")[0]
+    board = chess.Board(fen)
+    w = chess.flip_vertical(board.pawns & board.occupied_co[chess.BLACK])
+    b = chess.flip_vertical(board.pawns & board.occupied_co[chess.WHITE])
+    bk, wk = board.king(chess.BLACK) ^ 0x38, board.king(chess.WHITE) ^ 0x38
+    assert x1_blocked(w, b, bk, wk)  # Black, oriented as White
+    for turn in chess.COLORS:
+        board.turn = turn
+        assert EXACT.solve(board, chess.BLACK, max_seconds=5, pv=False).status == "breaks"
+        v = logic.detect(board, chess.BLACK, method="extended", trace=True)
+        assert not v.blocked
+        assert any(s.kind == "x4-king-needed" for s in v.steps)
+    assert not RULES["x1"].used
 
 
 def test_x2_is_dropped_with_its_counterexample() -> None:
@@ -193,9 +213,9 @@ def test_extended_recognises_more_than_the_paper_on_d3() -> None:
 
 
 def test_search_with_the_extended_method() -> None:
-    """x1's fortress: the paper's search sees White's extra pawn at depth 4, the extended
+    """x4's fortress: the paper's search sees White's extra pawn at depth 4, the extended
     method's search proves 0.00 at once."""
-    board = chess.Board(X1_CASES[0][0])
+    board = chess.Board(X4_CASES[0][0])
     paper = search_board(board, depth=4, method="paper")
     ext = search_board(board, depth=4, method="extended")
     assert paper.score > 0 and paper.blockages == 0
@@ -203,10 +223,10 @@ def test_search_with_the_extended_method() -> None:
 
 
 def test_cli_search_and_explain_take_the_extended_method(capsys) -> None:
-    assert main(["search", X1_CASES[0][0], "--depth", "3", "--method", "extended",
+    assert main(["search", X4_CASES[0][0], "--depth", "3", "--method", "extended",
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["score_cp"] == 0 and out["blockages"] > 0
-    assert main(["explain", X1_CASES[0][0], "--side", "white", "--method", "extended"]) == 0
+    assert main(["explain", X4_CASES[0][0], "--side", "white", "--method", "extended"]) == 0
     text = capsys.readouterr().out
-    assert "[x1]" in text and "blockage (x1)" in text
+    assert "[x4]" in text and "blockage (x4)" in text

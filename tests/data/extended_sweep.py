@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 import logic  # noqa: E402
 from logic.bitboards import orient  # noqa: E402
-from logic.extended import RULES, kpk_draw  # noqa: E402
+from logic.extended import RULES, kpk_draw, x1_blocked  # noqa: E402
 from logic.position import iter_epd  # noqa: E402
 from tests.conftest import SHARED  # noqa: E402
 from tests.strategies import extended_case  # noqa: E402
@@ -101,6 +101,8 @@ def fired(board: chess.Board, color: chess.Color) -> list[str]:
         return []  # the paper's own blockage
     out = [v.rule] if v.blocked else []
     w, b, wk, bk = oriented(board, color)
+    if not RULES["x1"].used and x1_blocked(w, b, wk, bk):
+        out.append("x1")
     if not RULES["x2"].used and kpk_draw(w, b, wk, bk):
         out.append("x2")
     return out

@@ -24,7 +24,7 @@ import logic
 from logic.assets import asset_path
 from logic.position import PositionFileError, load_boards, open_text
 
-__all__ = ["run_bench", "load_positions", "measure"]
+__all__ = ["run_bench", "load_positions", "measure", "measure_search"]
 
 
 def load_positions(path: str | None = None) -> list[chess.Board]:
@@ -118,6 +118,39 @@ def measure_kpk(rounds: int = 7) -> dict[str, float]:
             "kpk_probe_index_us": _best(rounds, lambda: None, by_index) / n * 1e6}
 
 
+def measure_search(boards: list[chess.Board], seconds: float, limit: int = 40
+                   ) -> dict[str, dict[str, float]]:
+    """The search's speed with detection off and with each static method (paper 4,
+    Table 1): every setting searches each position for ``seconds``, the settings taking
+    turns position by position; positions a method proves blocked at the root for
+    either side are left out (their searches end at once, so their "speed" would be
+    set-up time), at most ``limit`` positions.  Per setting: nodes, seconds, NPS,
+    blockages, and the NPS overhead against "off" in percent."""
+    from logic.search import Searcher, from_board
+
+    settings = ["off", *logic.STATIC_METHODS]
+    chosen = [b for b in boards if not any(
+        logic.detect(b, c, method=m).blocked for m in logic.STATIC_METHODS
+        for c in chess.COLORS)][:limit]
+    total = {s: {"nodes": 0.0, "seconds": 0.0, "blockages": 0.0} for s in settings}
+    for board in chosen:
+        pos = from_board(board)
+        for s in settings:
+            logic.clear_cache()
+            r = Searcher(blockage=s != "off", method="paper" if s == "off" else s).search(
+                pos, seconds=seconds)
+            total[s]["nodes"] += r.nodes
+            total[s]["seconds"] += r.seconds
+            total[s]["blockages"] += r.blockages
+    off_nps = total["off"]["nodes"] / max(total["off"]["seconds"], 1e-9)
+    for s in settings:
+        t = total[s]
+        t["nps"] = t["nodes"] / max(t["seconds"], 1e-9)
+        t["overhead_pct"] = 100 * (off_nps - t["nps"]) / off_nps
+        t["positions"] = len(chosen)
+    return total
+
+
 def run_bench(args: argparse.Namespace, out: TextIO) -> int:
     """Print the benchmark table (or JSON)."""
     if getattr(args, "exact", None) is not None:
@@ -147,8 +180,12 @@ def run_bench(args: argparse.Namespace, out: TextIO) -> int:
         print(f"pawnfence: {exc}", file=sys.stderr)
         return 2
     r = measure(boards, args.rounds)
+    search = None
+    if getattr(args, "search", None):
+        search = measure_search(load_boards(asset_path("experiment.epd"), unique=True)
+                                if args.file is None else boards, args.search)
     if args.json:
-        out.write(json.dumps(r) + "\n")
+        out.write(json.dumps(r if search is None else {**r, "search": search}) + "\n")
         return 0
     p = r["parse_us"]
     out.write(f"{int(r['positions'])} positions, best of {args.rounds} rounds, "
@@ -156,13 +193,21 @@ def run_bench(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"  chess.Board(fen) parse          {p:8.2f} us/position   1.00x parse\n")
     for method in logic.STATIC_METHODS:
         u, c = r[f"{method}_uncached_us"], r[f"{method}_cached_us"]
-        out.write(f"  {method:5s} detect, uncached        {u:8.2f} us/position   "
+        out.write(f"  {method + ' detect, uncached':32s}{u:8.2f} us/position   "
                   f"{u / p:.2f}x parse\n")
-        out.write(f"  {method:5s} detect, cached          {c:8.2f} us/position   "
+        out.write(f"  {method + ' detect, cached':32s}{c:8.2f} us/position   "
                   f"{c / p:.2f}x parse   ({u / c:.1f}x faster than uncached)\n")
     out.write(f"  KPK bitbase build               {r['kpk_build_s']:8.2f} s\n")
     out.write(f"  KPK probe of a chess.Board      {r['kpk_probe_board_us']:8.2f} us "
               f"(normalise + lookup); of an index {r['kpk_probe_index_us']:.2f} us\n")
+    if search is not None:
+        n = int(search["off"]["positions"])
+        out.write(f"search, {n} positions no method blocks at the root, {args.search:g} s each "
+                  "per setting (paper 4, Table 1)\n")
+        for s, t in search.items():
+            over = "" if s == "off" else f"   overhead {t['overhead_pct']:+.1f} %"
+            out.write(f"  detection {s:8s} {int(t['nodes']):>10,} nodes {int(t['nps']):>8,} "
+                      f"nps {int(t['blockages']):>7,} blockages{over}\n")
     return 0
 
 

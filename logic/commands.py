@@ -95,6 +95,8 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
     limit.add_argument("--time", type=seconds_arg,
                        help="search for this many seconds (default 2)")
     s.add_argument("--no-blockage", action="store_true", help="switch the detector off")
+    s.add_argument("--method", choices=list(logic.STATIC_METHODS), default="paper",
+                   help="the detecting method at interior nodes (default: paper)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(run=_search)
 
@@ -137,6 +139,9 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
                    help=f"timing rounds, at most {MAX_ROUNDS} (best is reported)")
     b.add_argument("--file", help="EPD/FEN file to time instead of the built-in set")
     b.add_argument("--json", action="store_true")
+    b.add_argument("--search", type=seconds_arg, metavar="SECONDS",
+                   help="also time the search with detection off and with each static "
+                   "method, SECONDS per position and setting (the NPS overhead)")
     b.add_argument("--scan", nargs="+", metavar="PGN",
                    help="time a scan of these games against python-chess's replay of them")
     b.add_argument("--exact", nargs="*", metavar="FILE", default=None,
@@ -270,7 +275,7 @@ def _search(args: argparse.Namespace, out: TextIO) -> int:
         result = search_board(board, depth=args.depth,
                               seconds=None if args.depth else (2.0 if args.time is None
                                                                else args.time),
-                              blockage=not args.no_blockage)
+                              blockage=not args.no_blockage, method=args.method)
     except ValueError as exc:
         print(f"pawnfence: {exc}", file=sys.stderr)
         return 2

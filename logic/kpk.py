@@ -24,8 +24,8 @@ import chess
 
 from logic.assets import asset_path
 
-__all__ = ["SIZE", "build", "probe", "probe_board", "kpk_index", "normalise",
-           "normalise_squares", "load_bitbase", "KPKError", "is_kpk"]
+__all__ = ["SIZE", "build", "probe", "promotes", "load_promotion", "probe_board", "kpk_index",
+           "normalise", "normalise_squares", "load_bitbase", "KPKError", "is_kpk"]
 
 SIZE = 2 * 24 * 64 * 64
 INVALID, UNKNOWN, DRAW, WIN = 0, 1, 2, 4
@@ -41,8 +41,13 @@ def kpk_index(stm_black: bool, wk: int, bk: int, pawn: int) -> int:
             + wk * 64 + bk)
 
 
-def build() -> bytes:
-    """Compute the bitbase: ``SIZE`` bits, bit ``i`` set when index ``i`` is a WIN."""
+def build(safe: bool = True) -> bytes:
+    """Compute the bitbase: ``SIZE`` bits, bit ``i`` set when index ``i`` is a WIN.
+
+    With ``safe`` False the target is any promotion, safe or not (the defender may take
+    the new queen at once): bit ``i`` is set when the strong side can force its pawn to
+    promote, the exact prover's notion of breaking a blockage (the table of the extended
+    method's x3, :func:`load_promotion`)."""
     import numpy as np
 
     idx = np.arange(SIZE, dtype=np.int64)
@@ -66,8 +71,9 @@ def build() -> bytes:
 
     # Immediate wins: White to move promotes safely.
     q = p + 8
-    promote = ((stm == 0) & (pr == 6) & (wk != q) & (bk != q)
-               & ((dist(bf, br, pf, 7) > 1) | (dist(wf, wr, pf, 7) == 1)) & ~invalid)
+    promote = ((stm == 0) & (pr == 6) & (wk != q) & (bk != q) & ~invalid)
+    if safe:
+        promote &= (dist(bf, br, pf, 7) > 1) | (dist(wf, wr, pf, 7) == 1)
     res[:SIZE][promote] = WIN
 
     # Immediate draws: Black to move has no safe square, or takes an undefended pawn.
@@ -141,6 +147,35 @@ def load_bitbase(path: Path | None = None) -> bytes:
     if path is None:
         _bitbase = data
     return data
+
+
+_promotion: bytes | None = None
+
+
+def load_promotion(path: Path | None = None) -> bytes:
+    """The promotion table (``build(safe=False)``, shipped as ``assets/kpk-promote.bin``),
+    or a fresh build if it is missing or has the wrong size."""
+    global _promotion
+    if _promotion is not None and path is None:
+        return _promotion
+    target = path or asset_path("kpk-promote.bin")
+    try:
+        data = Path(target).read_bytes()
+    except OSError:
+        data = b""
+    if len(data) != SIZE // 8:
+        data = build(safe=False)
+    if path is None:
+        _promotion = data
+    return data
+
+
+def promotes(stm_black: bool, wk: int, bk: int, pawn: int) -> bool:
+    """True if the strong side of the normalised position can force its pawn to promote
+    (safely or not)."""
+    data = _promotion if _promotion is not None else load_promotion()
+    i = kpk_index(stm_black, wk, bk, pawn)
+    return bool(data[i >> 3] >> (i & 7) & 1)
 
 
 def normalise(board: chess.Board) -> tuple[bool, int, int, int, chess.Color]:

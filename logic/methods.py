@@ -7,11 +7,12 @@ its instance) and one entry here.
 from __future__ import annotations
 
 from logic.exact_method import EXACT
+from logic.extended import EXTENDED
 from logic.flood import FLOOD
 from logic.paper import PAPER
 from logic.registry import METHODS, register
 
-__all__ = ["METHODS", "PAPER", "FLOOD", "EXACT"]
+__all__ = ["METHODS", "PAPER", "FLOOD", "EXACT", "EXTENDED"]
 
-for _method in (PAPER, FLOOD, EXACT):
+for _method in (PAPER, FLOOD, EXACT, EXTENDED):
     register(_method)

@@ -32,6 +32,10 @@ RULE_TITLES: dict[str, str] = {
     "paper 3.4": "the exception (paper 3.4)",
     "wiki flood": "ram fence and king flood (wiki)",
     "wiki dynamic": "dynamic pawns (wiki)",
+    "x1": "the lowest fence with the paper's 3.1-3.4 (extended, x1; dropped)",
+    "x2": "KPK draw whoever moves (extended, x2; dropped)",
+    "x3": "KPK: the pawn cannot be forced to promote, whoever moves (extended, x3)",
+    "x4": "the lowest fence, every dynamic pawn held by pawns (extended, x4)",
     "not applicable": "not a legal king-and-pawn position",
 }
 

@@ -109,3 +109,45 @@ def random_near_fortress(rng: random.Random, *, p_lever: float = 0.5) -> chess.B
 
 #: hypothesis strategy over :func:`random_near_fortress`
 near_fortress_boards = st.builds(random_near_fortress, st.randoms(use_true_random=False))
+
+
+def _wall_families() -> list:
+    """The wall generators of ``tests/data/make_corpus.py`` (fortresses and their
+    near misses), loaded by path."""
+    import importlib.util
+    from pathlib import Path
+
+    global _WALLS
+    if _WALLS is None:
+        path = Path(__file__).resolve().parent / "data" / "make_corpus.py"
+        spec = importlib.util.spec_from_file_location("_make_corpus", path)
+        assert spec is not None and spec.loader is not None
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        _WALLS = [getattr(mod, f"gen_{name}") for name in (
+            "fortress", "near_gap", "near_lever", "near_passer", "near_square",
+            "near_zugzwang", "near_swapped")]
+    return _WALLS
+
+
+_WALLS: list | None = None
+
+
+def extended_case(rng: random.Random, i: int) -> chess.Board:
+    """The ``i``-th position of the extended method's sweep (a near-fortress): by ``i``
+    modulo 10, :func:`random_near_fortress` (twice, once with a lever always), one of
+    ``make_corpus``'s seven wall families (a fortress and its near misses), or a KPK
+    board; the wall families' boards colour-mirrored half of the time."""
+    kind = i % 10
+    if kind < 2:
+        return random_near_fortress(rng, p_lever=1.0 if kind else 0.5)
+    if kind == 9:
+        return random_material_board(rng, "P", "")
+    gen = _wall_families()[kind - 2]
+    while True:
+        try:
+            board = gen(rng)
+        except RuntimeError:  # no wall found in its tries
+            continue
+        if board is not None and board.is_valid():
+            return board.mirror() if rng.random() < 0.5 else board

@@ -15,7 +15,7 @@ import contextlib
 import json
 import sys
 from collections.abc import Callable, Iterator
-from typing import TextIO
+from typing import Any, TextIO
 
 import chess
 
@@ -111,6 +111,15 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
                     "if missing (default: scan-out)")
     sc.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster (pip install "
                     "'pawnfence[dask]')")
+    sc.add_argument("--judge", choices=["exact"], help="settle (position, side) pairs with "
+                    "the exact prover: false positives, recall, summary.json")
+    sc.add_argument("--exact-seconds", type=seconds_arg, default=0.5,
+                    help="with --judge: the prover's budget per side (default 0.5 s)")
+    sc.add_argument("--judge-pairs", choices=["claimed", "edge"], default="claimed",
+                    help="with --judge: the sides some method calls blocked (claimed, the "
+                    "default), or those and every side with more pawns (edge: recall)")
+    sc.add_argument("--every", type=int_range(1, 10**9), default=1, metavar="K",
+                    help="only every K-th distinct position (a sample)")
     sc.add_argument("--quiet", action="store_true", help="no progress bar")
     sc.set_defaults(run=_scan)
 
@@ -294,12 +303,14 @@ def _search(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _scan(args: argparse.Namespace, out: TextIO) -> int:
-    from logic.scan import ScanError, scan
+    from logic.scan import JudgeConfig, ScanError, scan
 
+    judge = JudgeConfig(args.exact_seconds, args.judge_pairs) if args.judge else None
     try:
         summary = scan(args.inputs, args.out, engine=args.engine, engine_time=args.engine_time,
                        jobs=args.jobs, dask_address=args.dask,
-                       progress=None if args.quiet else sys.stderr)
+                       progress=None if args.quiet else sys.stderr, judge=judge,
+                       every=args.every)
     except (OSError, ImportError, ValueError, ScanError) as exc:
         print(f"pawnfence: scan failed: {exc}", file=sys.stderr)
         return 2
@@ -309,8 +320,28 @@ def _scan(args: argparse.Namespace, out: TextIO) -> int:
               f"{summary['errors']} malformed games or lines (see {args.out}/errors.log)\n")
     for cat, n in sorted(summary["categories"].items()):
         out.write(f"  {cat}: {n}\n")
+    if judge is not None:
+        _print_judge(summary, out)
     out.write(f"results: {args.out}/results.jsonl   suspects: {args.out}/suspects.epd\n")
     return 0
+
+
+def _print_judge(summary: dict[str, Any], out: TextIO) -> None:
+    """The judge's figures (``summary.json``) as a few lines."""
+    j = summary["judge"]
+    e = j["exact"]
+    rate = summary.get("positions_per_second")
+    out.write(f"exact judge ({j['pairs']} pairs, {j['seconds']:g} s a side): "
+              f"{j['judged_sides']} sides judged: {e['blocked']} blocked, {e['breaks']} "
+              f"breaks, {e['unknown']} unknown; "
+              f"{rate if rate is not None else '-'} positions/s this run\n")
+    for m, f in j["methods"].items():
+        rec = (f", recall {f['recognised']}/{j['edge_sides_exact_blocked']}"
+               if f["recall"] is not None else "")
+        out.write(f"  {m}: {f['claims']} claims, {f['false_positives']} false positives, "
+                  f"{f['confirmed']} confirmed, {f['unknown']} unknown{rec}\n")
+    out.write("  disagreements: " + ", ".join(f"{k} {n}" for k, n in
+                                               j["disagreements"].items()) + "\n")
 
 
 def _experiment(args: argparse.Namespace, out: TextIO) -> int:

@@ -13,7 +13,15 @@ engine.  Output, in ``DIR``:
 * ``suspects.epd``: the interesting positions with ``id`` and a ``c0`` category
   (``claims-blocked-engine-wins``, ``drawish-with-edge-not-detected``,
   ``methods-disagree``) and ``c1`` the engine score;
-* ``errors.log``: malformed games and lines with their location.
+* ``errors.log``: malformed games and lines with their location;
+* ``summary.json`` (with ``--judge exact``): the judge's figures per method (false
+  positives, confirmed claims, recall against exact, disagreements, exact's unknown
+  rate) and the run's throughput (see :mod:`logic.judge`).
+
+With ``--judge exact`` the exact prover settles the pairs the judge selects and adds the
+categories ``claims-blocked-exact-breaks`` and ``exact-blocked-heuristic-misses``
+(``c2``: exact's answer, with a breakthrough's first moves, and each method's verdict or
+failing rule).  ``every`` keeps every K-th position of the input (a sample).
 
 Work is spread over all cores (``--jobs``) or a Dask cluster (``--dask ADDRESS``).
 """
@@ -25,6 +33,7 @@ import json
 import os
 import socket
 import sys
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,12 +44,20 @@ import chess.pgn
 
 import logic
 from logic.files import atomic_write_text
+from logic.judge import (
+    JudgeConfig,
+    judge_categories,
+    judge_note,
+    judge_position,
+    judge_problem,
+    summarize,
+)
 from logic.position import open_text, read_epd
 from logic.runlog import Progress, carried_notes, load_rows
 from logic.uci import Engine, EngineError, IllegalPositionError
 
 __all__ = ["Item", "read_items", "iter_games", "classify_item", "categories", "scan",
-           "ScanError", "WIN_CP", "DRAW_CP"]
+           "ScanError", "WIN_CP", "DRAW_CP", "JudgeConfig"]
 
 WIN_CP = 300  # an engine score at least this (side's view), or a mate, is a win
 DRAW_CP = 50  # |score| at most this is drawish
@@ -174,11 +191,16 @@ _engine: Engine | None = None
 _engine_time = 0.1
 
 
-def _init_worker(engine_path: str | None, engine_time: float) -> None:
-    global _engine, _engine_time
+_judge: JudgeConfig | None = None
+
+
+def _init_worker(engine_path: str | None, engine_time: float,
+                 judge: JudgeConfig | None = None) -> None:
+    global _engine, _engine_time, _judge
     _close_engine()
     _engine = Engine(engine_path) if engine_path else None
     _engine_time = engine_time
+    _judge = judge
 
 
 def _engine_eval(board: chess.Board) -> dict[str, Any] | None:
@@ -203,14 +225,18 @@ def classify_item(item: Item) -> dict[str, Any]:
             verdicts[method][chess.COLOR_NAMES[color]] = {"blocked": v.blocked, "rule": v.rule}
     result = {"seq": item.seq, "key": item.key, "fen": item.fen, "source": item.source,
               "verdicts": verdicts, "engine": _engine_eval(board)}
+    if _judge is not None:
+        result["judge"] = _judge.to_dict()
+        result["exact"] = judge_position(board, verdicts, _judge)
     result["categories"] = categories(result)
     return result
 
 
 def classify_shard(items: list[Item], engine_path: str | None = None,
-                   engine_time: float = 0.1) -> list[dict[str, Any]]:
+                   engine_time: float = 0.1, judge: JudgeConfig | None = None
+                   ) -> list[dict[str, Any]]:
     """Classify a shard (the unit of work for Dask)."""
-    _init_worker(engine_path, engine_time)
+    _init_worker(engine_path, engine_time, judge)
     try:
         return [classify_item(it) for it in items]
     finally:
@@ -252,6 +278,8 @@ def categories(result: dict[str, Any]) -> list[str]:
                 break
     if any(v["paper"][name]["blocked"] != v["flood"][name]["blocked"] for _c, name in sides):
         cats.append("methods-disagree")
+    if "exact" in result:
+        cats += judge_categories(board, v, result["exact"])
     return cats
 
 
@@ -318,6 +346,8 @@ def _result_problem(row: Any) -> str:
         return "'fen' is not a FEN"
     if board.epd() != row["key"]:
         return "'key' is not the FEN's position"
+    if "exact" in row and (why := judge_problem(row["exact"])):
+        return why
     return _source_problem(row["source"]) or _engine_problem(row["engine"]) or \
         _verdicts_problem(row["verdicts"])
 
@@ -332,28 +362,60 @@ def scan(
     inputs: Sequence[str | Path], out_dir: str | Path, *, engine: str | None = None,
     engine_time: float = 0.1, jobs: int | None = None, dask_address: str | None = None,
     progress: TextIO | None = sys.stderr, shard_size: int = 200,
+    judge: JudgeConfig | None = None, every: int = 1,
 ) -> dict[str, Any]:
-    """Scan ``inputs`` into ``out_dir``; returns a summary (counts per category, errors)."""
+    """Scan ``inputs`` into ``out_dir``; returns a summary (counts per category, errors,
+    and with ``judge`` the judge's figures, also written to ``summary.json``).  Results
+    of an earlier run are reused when they were made with the same ``judge``; ``every``
+    keeps every K-th distinct position of the input."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     results_path = out / "results.jsonl"
     errors: list[str] = []
-    items = list(read_items(inputs, errors))
-    done = _load_done(results_path, errors)
+    items = [it for it in read_items(inputs, errors) if it.seq % every == 0]
+    wanted = judge.to_dict() if judge else None
+    done = {k: r for k, r in _load_done(results_path, errors).items()
+            if r.get("judge") == wanted}
     todo = [it for it in items if it.key not in done]
     bar = Progress(len(items), progress)
     bar.step(len(items) - len(todo), resumed=True)
+    start = time.perf_counter()
     with open(results_path, "a", encoding="utf-8") as fh:
-        for row in _run(todo, engine, engine_time, jobs, dask_address, shard_size):
+        for row in _run(todo, engine, engine_time, jobs, dask_address, shard_size, judge):
             fh.write(json.dumps(row) + "\n")
             fh.flush()
             done[row["key"]] = row
             bar.step()
+    elapsed = time.perf_counter() - start
     order = {it.key: it.seq for it in items}
     rows = sorted((r for r in done.values() if r["key"] in order), key=lambda r: order[r["key"]])
     for r in rows:
         r["seq"] = order[r["key"]]
     atomic_write_text(results_path, "".join(json.dumps(r) + "\n" for r in rows))
+    counts = _write_suspects(out / "suspects.epd", rows)
+    # input errors are found again by every run; lines set aside from results.jsonl only
+    # once, so those of earlier runs are carried over
+    kept = carried_notes(out / "errors.log")
+    atomic_write_text(out / "errors.log", "".join(e + "\n" for e in [*kept, *errors]))
+    gave_up = sorted({str(r["engine"]["error"]) for r in rows
+                      if isinstance(r.get("engine"), dict)
+                      and "given up" in str(r["engine"].get("error", ""))})
+    summary = {"positions": len(rows), "categories": counts, "errors": len(errors),
+               "resumed": len(items) - len(todo), "classified": len(todo),
+               "engine_gave_up": gave_up}
+    if judge is not None:
+        summary["judge"] = {**judge.to_dict(), **summarize(
+            rows, list(logic.STATIC_METHODS), recall=judge.pairs == "edge")}
+        summary["seconds"] = round(elapsed, 1)
+        summary["positions_per_second"] = round(len(todo) / elapsed, 2) if todo else None
+        summary["jobs"] = jobs or os.cpu_count() or 1
+        atomic_write_text(out / "summary.json", json.dumps(summary, indent=1) + "\n")
+    return summary
+
+
+def _write_suspects(path: Path, rows: list[dict[str, Any]]) -> dict[str, int]:
+    """Write every categorised result to the EPD file ``path`` (``id``, ``c0`` category,
+    ``c1`` engine score, ``c2`` the judge's note); returns the count per category."""
     suspects = []
     counts: dict[str, int] = {}
     for r in rows:
@@ -366,18 +428,14 @@ def scan(
             src = r["source"]
             name = (f"{Path(src['file']).name} game {src['game']} ply {src['ply']}"
                     if "game" in src else f"{Path(src['file']).name} line {src['line']}")
-            suspects.append(board.epd(id=name, c0=cat, c1=f"engine {score}"))
-    atomic_write_text(out / "suspects.epd", "".join(s + "\n" for s in suspects))
-    # input errors are found again by every run; lines set aside from results.jsonl only
-    # once, so those of earlier runs are carried over
-    kept = carried_notes(out / "errors.log")
-    atomic_write_text(out / "errors.log", "".join(e + "\n" for e in [*kept, *errors]))
-    gave_up = sorted({str(r["engine"]["error"]) for r in rows
-                      if isinstance(r.get("engine"), dict)
-                      and "given up" in str(r["engine"].get("error", ""))})
-    return {"positions": len(rows), "categories": counts, "errors": len(errors),
-            "resumed": len(items) - len(todo), "classified": len(todo),
-            "engine_gave_up": gave_up}
+            if src.get("id") is not None:
+                name += f" id {src['id']}"
+            ops: dict[str, str] = {"id": name, "c0": cat, "c1": f"engine {score}"}
+            if "exact" in r:
+                ops["c2"] = judge_note(board, r["verdicts"], r["exact"])
+            suspects.append(board.epd(**ops))
+    atomic_write_text(path, "".join(s + "\n" for s in suspects))
+    return counts
 
 
 class ScanError(RuntimeError):
@@ -386,14 +444,15 @@ class ScanError(RuntimeError):
 
 
 def _run(todo: list[Item], engine: str | None, engine_time: float, jobs: int | None,
-         dask_address: str | None, shard_size: int) -> Iterable[dict[str, Any]]:
+         dask_address: str | None, shard_size: int, judge: JudgeConfig | None = None
+         ) -> Iterable[dict[str, Any]]:
     if dask_address:
         shards = [todo[i:i + shard_size] for i in range(0, len(todo), shard_size)]
-        yield from _run_dask(shards, engine, engine_time, dask_address)
+        yield from _run_dask(shards, engine, engine_time, dask_address, judge)
         return
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1 or len(todo) < 50:
-        _init_worker(engine, engine_time)
+        _init_worker(engine, engine_time, judge)
         try:
             for it in todo:
                 yield classify_item(it)
@@ -402,11 +461,13 @@ def _run(todo: list[Item], engine: str | None, engine_time: float, jobs: int | N
         return
     import multiprocessing as mp
 
-    small = [todo[i:i + 25] for i in range(0, len(todo), 25)]
+    per = 5 if judge is not None else 25  # judged positions take longer: smaller shards
+    small = [todo[i:i + per] for i in range(0, len(todo), per)]
     # never more processes than shards of work (a huge --jobs must not start thousands)
     with mp.get_context("spawn").Pool(min(jobs, len(small)),
                                       initializer=_ignore_sigint) as pool:
-        for rows in pool.imap_unordered(_shard_star, [(s, engine, engine_time) for s in small]):
+        for rows in pool.imap_unordered(_shard_star, [(s, engine, engine_time, judge)
+                                                       for s in small]):
             yield from rows
 
 
@@ -441,7 +502,7 @@ DASK_WORKER_WAIT = 60.0
 
 
 def _run_dask(shards: list[list[Item]], engine: str | None, engine_time: float,
-              address: str) -> Iterable[dict[str, Any]]:
+              address: str, judge: JudgeConfig | None = None) -> Iterable[dict[str, Any]]:
     """The shards on a Dask cluster; every failure of the cluster is a :class:`ScanError`
     with one line (results already yielded are kept by the caller)."""
     try:
@@ -462,7 +523,7 @@ def _run_dask(shards: list[list[Item]], engine: str | None, engine_time: float,
                       f"{DASK_WORKER_WAIT:g} s)", file=sys.stderr)
                 client.wait_for_workers(1, timeout=DASK_WORKER_WAIT)
             futures = client.map(classify_shard, shards, engine_path=engine,
-                                 engine_time=engine_time, pure=False)
+                                 engine_time=engine_time, judge=judge, pure=False)
             for fut in as_completed(futures):
                 yield from fut.result()
         except Exception as exc:  # noqa: BLE001 - a lost scheduler, a dead worker...
@@ -471,5 +532,6 @@ def _run_dask(shards: list[list[Item]], engine: str | None, engine_time: float,
                             "again to resume") from None
 
 
-def _shard_star(args: tuple[list[Item], str | None, float]) -> list[dict[str, Any]]:
+def _shard_star(args: tuple[list[Item], str | None, float, JudgeConfig | None]
+                ) -> list[dict[str, Any]]:
     return classify_shard(*args)

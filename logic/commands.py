@@ -139,6 +139,10 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
                    help="also judge every position with the exact prover, at most SECONDS "
                    "per side")
     x.add_argument("--json", action="store_true", help="print the table as JSON")
+    x.add_argument("--markdown", action="store_true", help="print the table as Markdown, "
+                   "below the paper's Table 1")
+    x.add_argument("--every", type=int_range(1, 10**9), default=1, metavar="K",
+                   help="only every K-th position of the file (a sample)")
     x.add_argument("--quiet", action="store_true", help="no progress bar")
     x.set_defaults(run=_experiment)
 

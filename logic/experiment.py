@@ -34,7 +34,8 @@ from logic.position import PositionFileError, load_boards
 from logic.runlog import Progress, carried_notes, load_rows
 from logic.search import Searcher, from_board
 
-__all__ = ["run_experiment", "experiment", "measure_position", "table", "PAPER_TABLE_1"]
+__all__ = ["run_experiment", "experiment", "measure_position", "table", "markdown_table",
+           "PAPER_TABLE_1"]
 
 #: the paper's Table 1 (3,118 drawn master-game positions, 10 s a position)
 PAPER_TABLE_1 = {"on": {"nodes": 24_474_565_168, "blockages": 13_082_174, "draws": 895,
@@ -225,6 +226,35 @@ def _print_table(t: dict[str, dict[str, Any]], out: TextIO) -> None:
         out.write(line + "\n")
 
 
+def markdown_table(t: dict[str, dict[str, Any]], positions: int, seconds: float) -> str:
+    """Table 1 as Markdown: the paper's two rows, then ours (off, then each method), with
+    the exact columns when the run had them."""
+    exact = any("exact_confirms" in c for c in t.values())
+    head = ["Blockage det.", "Positions", "Nodes", "Blockages", "Draws (0.00)", "Speed (NPS)",
+            "Overhead"]
+    if exact:
+        head += ["0.00 exact-confirmed", "0.00 exact-refuted", "drawn by exact, not 0.00",
+                 "exact unknown"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    pad = ["–"] * (len(head) - 7)
+    for s, c in (("On", PAPER_TABLE_1["on"]), ("Off", PAPER_TABLE_1["off"])):
+        over = f"{100 * (1 - PAPER_TABLE_1['on']['nps'] / PAPER_TABLE_1['off']['nps']):.1f} %" \
+            if s == "On" else "–"
+        lines.append(f"| paper, {s} | 3,118 (10 s) | {c['nodes']:,} | {c['blockages']:,} | "
+                     f"{c['draws']} | {c['nps']:,} | {over} | " + " | ".join(pad) +
+                     (" |" if pad else ""))
+    for s, c in t.items():
+        name = "Off" if s == "off" else f"On ({s})"
+        over = f"{c['overhead']:.1f} %" if "overhead" in c else "–"
+        row = [f"ours, {name}", f"{positions} ({seconds:g} s)", f"{c['nodes']:,}",
+               f"{c['blockages']:,}", str(c["draws"]), f"{c['nps']:,.0f}", over]
+        if exact:
+            row += [str(c.get(k, "–")) for k in ("exact_confirms", "exact_refutes",
+                                                 "exact_drawn_missed", "exact_unknown")]
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def run_experiment(args: argparse.Namespace, out: TextIO) -> int:
     """``pawnfence experiment [FILE]``: print Table 1's columns (and ``--json``)."""
     path = args.file or asset_path("experiment.epd")
@@ -233,6 +263,7 @@ def run_experiment(args: argparse.Namespace, out: TextIO) -> int:
     except PositionFileError as exc:
         print(f"pawnfence: {exc}", file=sys.stderr)
         return 2
+    boards = boards[:: getattr(args, "every", 1)]
     if args.limit:
         boards = boards[: args.limit]
     methods = args.methods.split(",") if args.methods else detecting_methods()
@@ -256,6 +287,9 @@ def run_experiment(args: argparse.Namespace, out: TextIO) -> int:
     t = table(rows, settings)
     if args.json:
         out.write(json.dumps({"file": str(path), "seconds": args.time, "table": t}) + "\n")
+        return 0
+    if getattr(args, "markdown", False):
+        out.write(markdown_table(t, len(rows), args.time))
         return 0
     out.write(f"{len(boards)} positions of {path}, {args.time:g} s per position and setting "
               f"(paper 4, Table 1: 3,118 positions, 10 s, overhead 3 %); runs in {out_dir}\n")

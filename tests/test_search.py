@@ -96,3 +96,31 @@ def test_experiment_prints_table_1(capsys, tmp_path) -> None:
     on = next(line for line in out.splitlines() if line.startswith("On (paper)"))
     assert int(on.split()[3].replace(",", "")) > 0  # blockages detected
     assert any(line.startswith("On (flood)") for line in out.splitlines())
+
+
+def test_experiment_markdown_beside_the_paper_with_exact(capsys, tmp_path) -> None:
+    assert main(["experiment", "--time", "0.05", "--every", "40", "--out", str(tmp_path),
+                 "--quiet", "--jobs", "1", "--exact", "0.3", "--markdown"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("| Blockage det.") and "0.00 exact-refuted" in lines[0]
+    assert lines[2].startswith("| paper, On | 3,118 (10 s) | 24,474,565,168")
+    ours = [ln.split(" | ") for ln in lines if ln.startswith("| ours")]
+    assert [r[0] for r in ours] == ["| ours, Off", "| ours, On (paper)", "| ours, On (flood)",
+                                    "| ours, On (extended)"]
+    assert all(r[1] == "3 (0.05 s)" for r in ours)  # 119 positions, every 40th
+    assert all(r[8] == "0" for r in ours)  # no 0.00 that exact refutes
+
+
+def test_decisive_master_games_no_draw_exact_refutes(tmp_path, capsys) -> None:
+    """Detection must not turn wins into draws: on a sample of the decisive master-game
+    set, no 0.00 of any setting is refuted by an exact breakthrough."""
+    from tests.conftest import SHARED
+
+    path = SHARED / "corpora" / "master-pawn-endings-decisive.epd"
+    if not path.is_file():
+        pytest.skip(f"{path} not found (the project's ../shared/corpora)")
+    assert main(["experiment", str(path), "--time", "0.1", "--every", "60", "--out",
+                 str(tmp_path), "--quiet", "--jobs", "2", "--exact", "0.5", "--json"]) == 0
+    table = json.loads(capsys.readouterr().out)["table"]
+    assert table["off"]["positions"] == 8
+    assert all(c["exact_refutes"] == 0 for c in table.values())

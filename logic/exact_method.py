@@ -201,7 +201,7 @@ class ExactMethod(Method):
             wp, bp = _real_structure(key, color)
             more = (f" (and {len(seen) - len(shown):,} more)" if i == len(shown)
                     and len(seen) > len(shown) else "")
-            rec.add("exact-structure", "exact", f"structure {i}",
+            rec.add("exact-structure", "exact", "structures",
                     f"Structure {i} of {r.structures:,} solved{more}: White "
                     f"{_squares(wp)}, Black {_squares(bp)}; every placement of both kings.",
                     facts=(("index", i), ("total", r.structures)),
@@ -270,7 +270,7 @@ def _record_line(rec: Recorder, board: chess.Board, r: ExactResult) -> None:
             tail = "a pawn moves on."
         else:
             tail = "best play (the attacker fastest, the defender longest)."
-        rec.add("exact-move", "exact", f"line, move {i + 1}", f"{number} {san}: {tail}",
+        rec.add("exact-move", "exact", "the line", f"{number} {san}: {tail}",
                 changed=(1 << move.from_square) | (1 << move.to_square),
                 square=move.to_square,
                 facts=(("uci", uci), ("san", san), ("ply", i + 1), ("from", move.from_square),

@@ -152,7 +152,8 @@ def _solve_all(cases: list[Case], seconds: float, jobs: int) -> list[Row]:
     work = [(c, seconds) for c in cases]
     if jobs <= 1 or len(work) < 2:
         return [solve_case(w) for w in work]
-    with mp.get_context("spawn").Pool(jobs) as pool:
+    # never more processes than side-positions (a huge --jobs must not start thousands)
+    with mp.get_context("spawn").Pool(min(jobs, len(work))) as pool:
         return pool.map(solve_case, work, chunksize=1)
 
 

@@ -165,8 +165,8 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
     b.add_argument("--sample", type=positive_int, default=None,
                    help="with --exact: at most this many side-positions of each FILE "
                    "(a seeded sample)")
-    b.add_argument("--jobs", type=positive_int, default=1,
-                   help="with --exact: worker processes")
+    b.add_argument("--jobs", type=int_range(1, MAX_JOBS), default=1,
+                   help=f"with --exact: worker processes (at most {MAX_JOBS})")
     b.set_defaults(run=_bench)
     return parsers
 

@@ -104,7 +104,8 @@ def test_dev_zero_and_a_fifo_are_refused_not_waited_on(tmp_path) -> None:
     ["bench", "--rounds", "0"], ["scan", "x.epd", "--jobs", "0"],
     # huge counts (the campaign): a search, a bench that never end, a billion processes
     ["search", WIKI, "--depth", "1000000000"], ["bench", "--rounds", "1000000000"],
-    ["scan", "x.epd", "--jobs", "1000000000"],
+    ["scan", "x.epd", "--jobs", "1000000000"], ["bench", "--exact", "--jobs", "100000"],
+    ["scan", "x.epd", "--every", "0"], ["experiment", "--every", "0"],
 ])
 def test_numbers_are_checked_at_the_command_line(args: list[str]) -> None:
     r = cli(*args, timeout=30)

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 import chess
 
 import logic
+from logic.exact_method import line_san
 
 __all__ = ["JudgeConfig", "JUDGE_PAIRS", "STATUSES", "judge_position", "judge_categories",
            "judge_problem", "summarize", "edge", "judge_note"]
@@ -106,25 +107,18 @@ def judge_note(board: chess.Board, verdicts: dict[str, Any],
                          f"{m} no ({v[name]['rule'] or '-'})" for m, v in verdicts.items())
         what = e["status"]
         if what == "breaks" and e.get("pv"):
-            line = _san(board, e["pv"][:6])
-            what = f"breaks ({line}{' ...' if len(e['pv']) > 6 else ''}, {e['plies']} plies)"
+            what = f"breaks ({_line(board, e['pv'])}, {e['plies']} plies)"
         parts.append(f"{name}: exact {what}; {said}")
     return " | ".join(parts)
 
 
-def _san(board: chess.Board, pv: Sequence[str]) -> str:
-    b = board.copy(stack=False)
-    out = []
-    for uci in pv:
-        try:
-            move = chess.Move.from_uci(uci)
-            if move not in b.legal_moves:
-                break
-        except ValueError:
-            break
-        out.append(b.san(move))
-        b.push(move)
-    return " ".join(out)
+def _line(board: chess.Board, pv: Sequence[str]) -> str:
+    """The first moves of ``pv`` in numbered SAN (UCI as read when a move is not legal:
+    a line read back from a results file is only checked to be text)."""
+    try:
+        return line_san(board, tuple(pv), 6)
+    except ValueError:
+        return " ".join(pv[:6]) + (" ..." if len(pv) > 6 else "")
 
 
 def judge_problem(exact: Any) -> str:

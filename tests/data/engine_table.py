@@ -7,8 +7,10 @@ For the drawn master-game set (``../shared/corpora/master-pawn-endings-drawn.epd
 (position, side) where the side has more pawns goes to the exact prover
 (``--exact-seconds``); for each pair exact proves "cannot win", Stockfish
 (``/usr/games/stockfish``, through ``logic.uci.Engine``) analyses the position for each of
-``--times`` seconds: how many it scores beyond +-0.50 from the side's view (a mate
-counts as beyond), and its most optimistic score.  With ``--scan`` (a judged scan's
+``--times`` seconds: how many it scores above +0.50 from the side's view (it believes a
+win exact refutes; a mate counts), how many below -0.50 and, of those, how many where exact
+also proves the other side unable to win (a dead draw scored as a loss), and its most
+optimistic score.  With ``--scan`` (a judged scan's
 ``results.jsonl``) the same for up to ``--scan-limit`` sides exact proved blocked there
 (sides with more pawns, heuristic claims and misses alike, first in file order).
 Prints Markdown rows.
@@ -77,15 +79,25 @@ def side_cp(ev: Any, color: chess.Color) -> float:
     return sign * (ev.cp or 0) / 100
 
 
-def judge(engine: Engine, pairs: list[tuple[str, chess.Color]], times: list[float]
-          ) -> dict[str, Any]:
-    """Per time: how many pairs the engine scores beyond +-0.50, and its highest score."""
+def judge(engine: Engine, pairs: list[tuple[str, chess.Color]], times: list[float],
+          exact_seconds: float) -> dict[str, Any]:
+    """Per time: how many pairs the engine scores above +0.50 for the side exact proved
+    unable to win (a misjudgment), how many below -0.50 and, of those, how many where exact
+    also proves the other side unable to win (a dead draw: a misjudgment too), and the
+    highest score."""
     out: dict[str, Any] = {"sides": len(pairs)}
+    other_blocked: dict[int, str] = {}
     for t in times:
         scores = [side_cp(engine.analyse(chess.Board(fen), t), color) for fen, color in pairs]
-        out[f"{t:g}s"] = {"beyond": sum(abs(s) > DRAW_CP / 100 for s in scores),
-                          "max": max(scores, default=None),
-                          "mean": round(sum(scores) / len(scores), 2) if scores else None}
+        low = [i for i, s in enumerate(scores) if s < -DRAW_CP / 100]
+        for i in low:
+            if i not in other_blocked:
+                fen, color = pairs[i]
+                other_blocked[i] = logic.METHODS["exact"].solve(
+                    chess.Board(fen), not color, max_seconds=exact_seconds).status
+        out[f"{t:g}s"] = {"above": sum(s > DRAW_CP / 100 for s in scores), "below": len(low),
+                          "below_dead_draw": sum(other_blocked[i] == "blocked" for i in low),
+                          "max": max(scores, default=None), "scores": scores}
     return out
 
 
@@ -105,18 +117,22 @@ def main() -> int:
     result: dict[str, Any] = {"exact_seconds": args.exact_seconds}
     pairs, n, answers = proven_drawn_pairs(drawn, args.exact_seconds)
     with Engine(STOCKFISH) as engine:
-        result["drawn"] = {"edge_pairs": n, "exact": answers, **judge(engine, pairs, times)}
+        result["drawn"] = {"edge_pairs": n, "exact": answers,
+                           **judge(engine, pairs, times, args.exact_seconds)}
         if args.scan:
             sp = scan_pairs(args.scan, args.scan_limit)
-            result["scan"] = judge(engine, [(f, c) for f, c, _ in sp], times)
+            result["scan"] = judge(engine, [(f, c) for f, c, _ in sp], times,
+                                   args.exact_seconds)
     print("| set | edge sides | exact proves blocked | " + " | ".join(
-        f"Stockfish {t:g} s: beyond ±0.50 (highest)" for t in times) + " |")
+        f"Stockfish {t:g} s: above +0.50 / below -0.50 (of which a dead draw) / highest"
+        for t in times) + " |")
     print("|---|---|---|" + "---|" * len(times))
     for name, r in (("drawn master games", result["drawn"]),
                     ("85k scan sample, proved blocked", result.get("scan"))):
         if r is None:
             continue
-        cols = " | ".join(f"{r[f'{t:g}s']['beyond']} ({_fmt(r[f'{t:g}s']['max'])})"
+        cols = " | ".join(f"{r[f'{t:g}s']['above']} / {r[f'{t:g}s']['below']} "
+                          f"({r[f'{t:g}s']['below_dead_draw']}) / {_fmt(r[f'{t:g}s']['max'])}"
                           for t in times)
         print(f"| {name} | {r.get('edge_pairs', '-')} | {r['sides']} | {cols} |")
     if args.json:

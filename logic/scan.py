@@ -522,7 +522,9 @@ def _run_dask(shards: list[list[Item]], engine: str | None, engine_time: float,
                 print(f"pawnfence: waiting for a Dask worker at {address} (up to "
                       f"{DASK_WORKER_WAIT:g} s)", file=sys.stderr)
                 client.wait_for_workers(1, timeout=DASK_WORKER_WAIT)
-            futures = client.map(classify_shard, shards, engine_path=engine,
+            # the shards go to the workers as data, not inside the task graph (85,000
+            # positions make a graph of 10 MB, which Dask warns about)
+            futures = client.map(classify_shard, client.scatter(shards), engine_path=engine,
                                  engine_time=engine_time, judge=judge, pure=False)
             for fut in as_completed(futures):
                 yield from fut.result()

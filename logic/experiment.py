@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 from collections.abc import Iterable, Sequence
@@ -31,7 +30,7 @@ import logic
 from logic.assets import asset_path
 from logic.files import atomic_write_text
 from logic.position import PositionFileError, load_boards
-from logic.runlog import Progress, carried_notes, load_rows
+from logic.runlog import Progress, carried_notes, finite_number, load_rows
 from logic.search import Searcher, from_board
 
 __all__ = ["run_experiment", "experiment", "measure_position", "table", "markdown_table",
@@ -86,10 +85,6 @@ def _count(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 2**63
 
 
-def _finite(x: Any) -> bool:
-    return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
-
-
 def _row_problem(row: Any) -> str:
     """Why a line of ``runs.jsonl`` is not a well-formed row ("" when it is): a FEN, a
     positive time, every run's counts whole and not negative, its score whole, its time
@@ -107,9 +102,9 @@ def _row_problem(row: Any) -> str:
                                                 ("nodes", "blockages", "depth")) \
                 or isinstance(run.get("score"), bool) or not isinstance(run.get("score"), int) \
                 or not abs(run["score"]) < 2**63 \
-                or not _finite(run.get("elapsed")) or run["elapsed"] < 0:
+                or not finite_number(run.get("elapsed")) or run["elapsed"] < 0:
             return f"run {setting!r} malformed"
-    if not _finite(row.get("seconds")) or row["seconds"] <= 0:
+    if not finite_number(row.get("seconds")) or row["seconds"] <= 0:
         return "'seconds' missing or not a positive number"
     exact = row.get("exact", {"white": "", "black": ""})
     if not isinstance(exact, dict) or not all(isinstance(exact.get(s), str)

@@ -17,7 +17,6 @@ recall measurement, dear).  An exact ``"unknown"`` (budget spent) counts neither
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
@@ -25,6 +24,7 @@ import chess
 
 import logic
 from logic.exact_method import line_san
+from logic.runlog import finite_number
 
 __all__ = ["JudgeConfig", "JUDGE_PAIRS", "STATUSES", "judge_position", "judge_categories",
            "judge_problem", "summarize", "edge", "judge_note"]
@@ -128,9 +128,7 @@ def judge_problem(exact: Any) -> str:
     for side, e in exact.items():
         if side not in ("white", "black") or not isinstance(e, dict):
             return "'exact' has a side that is not white/black"
-        ms = e.get("ms")
-        if e.get("status") not in STATUSES or isinstance(ms, bool) \
-                or not isinstance(ms, int | float) or not math.isfinite(ms) \
+        if e.get("status") not in STATUSES or not finite_number(e.get("ms")) \
                 or not (e.get("plies") is None or isinstance(e["plies"], int)) \
                 or not isinstance(e.get("pv"), list) \
                 or not all(isinstance(m, str) for m in e["pv"]):

@@ -10,12 +10,24 @@ without loss or repetition.
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-__all__ = ["load_rows", "Progress", "shown", "carried_notes"]
+__all__ = ["load_rows", "Progress", "shown", "carried_notes", "finite_number"]
+
+
+def finite_number(x: Any) -> bool:
+    """A JSON number that is a finite float: not a bool, not NaN or infinite, and not an
+    integer too large for a float (JSON allows 10**400; ``math.isfinite`` would raise)."""
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        return False
+    try:
+        return math.isfinite(x)
+    except OverflowError:
+        return False
 
 
 def shown(text: str, limit: int = 200) -> str:

@@ -62,6 +62,8 @@ def check_seconds(value: Any, what: str = "seconds") -> float:
         x = float(value)
     except (TypeError, ValueError):
         raise ValueError(f"{what} must be a number, got {value!r}") from None
+    except OverflowError:  # an integer like 10**400
+        x = math.inf
     if not math.isfinite(x) or x <= 0 or x > 86400:
         raise ValueError(f"{what} must be finite, positive and at most 86400, got {value!r}")
     return x

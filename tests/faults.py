@@ -66,4 +66,6 @@ DAMAGED_SETTINGS = {
     "nested": "[" * 100_000 + "]" * 100_000,
     "huge": '{"width": 100000, "height": 100000}',
     "not-an-object": "[1, 2, 3]",
+    # integers too large for a float where a float goes (float() raised OverflowError)
+    "huge-number": '{"speed": 1' + "0" * 400 + ', "search_seconds": ' + "9" * 400 + "}",
 }

@@ -496,7 +496,11 @@ def test_experiment_resume_sets_aside_rows_of_the_wrong_shape(tmp_path, capsys) 
                                                               "nodes": 10**400}}},
            {**good[0], "runs": {**good[0]["runs"], "off": {**good[0]["runs"]["off"],
                                                               "elapsed": -5}}},
-           {**good[1], "fen": "8/8/9/8/8/8/8/8 w - - 0 1"}]
+           {**good[1], "fen": "8/8/9/8/8/8/8/8 w - - 0 1"},
+           # integers too large for a float where a time goes (math.isfinite raised)
+           {**good[0], "runs": {**good[0]["runs"], "off": {**good[0]["runs"]["off"],
+                                                              "elapsed": 10**400}}},
+           {**good[1], "seconds": 10**400}]
     log.write_text("".join(json.dumps(r) + "\n" for r in bad)
                    + json.dumps(good[2]).replace('"elapsed": ', '"elapsed": NaN, "x": ', 1)
                    + "\n")
@@ -519,3 +523,11 @@ def test_experiment_into_an_unwritable_folder_is_one_line(tmp_path, capsys) -> N
                  "--out", str(tmp_path / "file" / "x")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("pawnfence: experiment failed: cannot write") and err.count("\n") == 1
+
+
+def test_check_seconds_refuses_an_integer_too_large_for_a_float() -> None:
+    """``float(10**400)`` raises OverflowError, which ``check_seconds`` let through."""
+    from logic.uci import check_seconds
+
+    with pytest.raises(ValueError, match="must be finite"):
+        check_seconds(10**400)

@@ -10,7 +10,13 @@ import chess
 import pytest
 
 import logic
-from logic.judge import JudgeConfig, judge_categories, judge_position, summarize
+from logic.judge import (
+    JudgeConfig,
+    judge_categories,
+    judge_position,
+    judge_problem,
+    summarize,
+)
 from logic.scan import scan
 from viewer.cli import main
 
@@ -86,6 +92,15 @@ def test_a_judged_scan_resumes_and_a_new_judge_redoes(tmp_path) -> None:
     assert other["resumed"] == 0 and other["classified"] == 3  # other pairs: judged anew
     plain = scan([JUDGE_EPD], tmp_path, jobs=1, progress=None)
     assert plain["classified"] == 3 and "exact" not in rows(tmp_path)["cld:141"]
+
+
+def test_malformed_exact_fields_are_named() -> None:
+    good = {"status": "blocked", "ms": 1.5, "plies": None, "pv": []}
+    assert judge_problem({"white": good}) == ""
+    for bad in ({"white": {**good, "ms": 10**400}}, {"white": {**good, "ms": True}},
+                {"white": {**good, "status": "won"}}, {"red": good}, [good],
+                {"white": {**good, "pv": [1]}}):
+        assert judge_problem(bad), bad
 
 
 def test_every_keeps_a_sample(tmp_path) -> None:

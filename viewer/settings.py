@@ -18,6 +18,7 @@ import platformdirs
 
 import logic
 from logic.files import atomic_write, atomic_write_text
+from logic.runlog import finite_number
 
 __all__ = ["Settings", "Loaded", "AutoSave", "config_dir", "data_dir", "load_settings",
            "load_settings_checked", "save_settings", "keep_aside", "load_user_positions",
@@ -174,7 +175,7 @@ def _apply(base: Settings, data: dict[str, Any]) -> list[str]:
         default = getattr(base, key, None)
         if key not in known:
             unused.append(f"the unknown setting {_short(key)}")
-        elif isinstance(default, float) and type(value) is int:
+        elif isinstance(default, float) and type(value) is int and finite_number(value):
             setattr(base, key, float(value))
         elif type(value) is type(default):
             setattr(base, key, value)

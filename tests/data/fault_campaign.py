@@ -31,7 +31,6 @@ import contextlib
 import gzip
 import io
 import json
-import math
 import os
 import random
 import re
@@ -59,6 +58,7 @@ import logging  # noqa: E402
 import chess  # noqa: E402
 
 import logic  # noqa: E402
+from logic.runlog import finite_number  # noqa: E402
 from tests.engines import fake_engine  # noqa: E402
 from tests.faults import (  # noqa: E402
     D16,
@@ -598,7 +598,7 @@ def _is_int(x: object) -> bool:
 
 
 def _is_number(x: object) -> bool:
-    return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
+    return finite_number(x)
 
 
 def _source_ok(src: object) -> bool:

@@ -4,6 +4,7 @@ moments.  Each test reproduces a failure the campaign found (issues 16 and 18)."
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -65,6 +66,24 @@ def test_ctrl_c_during_a_scan_is_one_line(tmp_path) -> None:
     proc.send_signal(signal.SIGINT)
     _out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("first", [0.25, 0.4, 0.6])
+def test_two_ctrl_c_during_start_up_are_one_line(tmp_path, first: float) -> None:
+    """The campaign's kills family: Ctrl-C at 0.6 s and 0.7 s of a loaded ``experiment``
+    killed it by SIGINT with a traceback: it came while the library was still being
+    imported, outside ``main``'s handler (the library is now imported inside it)."""
+    proc = subprocess.Popen([sys.executable, "-m", "viewer.cli", "experiment", "--time", "0.2",
+                             "--limit", "4", "--jobs", "2", "--out", str(tmp_path), "--quiet"],
+                            cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    time.sleep(first)
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.1)
+    with contextlib.suppress(ProcessLookupError):
+        proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode in (0, 130) and "Traceback" not in err, (proc.returncode, err)
 
 
 def test_a_line_without_end_is_capped_not_held_in_memory(tmp_path) -> None:

@@ -12,18 +12,23 @@ import argparse
 import contextlib
 import errno
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-import logic
-from logic.commands import add_commands, board_from_args
+# The library is imported inside the functions: ``main`` then catches a Ctrl-C during
+# its import (0.3 s and more on a loaded machine), which would otherwise end the
+# process with a traceback and a death by SIGINT instead of one line and status 130.
 
 __all__ = ["main", "build_parser", "build_viewer_parser", "read_playlist"]
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser for all subcommands."""
+    import logic
+    from logic.commands import add_commands
+
     p = argparse.ArgumentParser(
         prog="pawnfence",
         description="Blockage detection in pawn endgames (David, Felner & Netanyahu 2004; "
@@ -76,6 +81,7 @@ def _bench_or_viewer_bench(library_bench: Callable[[argparse.Namespace, TextIO],
 def _render(args: argparse.Namespace, out: TextIO) -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from logic.commands import board_from_args
     from viewer.export import ExportError, render_to_file
     from viewer.state import ExportOptions
 
@@ -98,6 +104,8 @@ def _render(args: argparse.Namespace, out: TextIO) -> int:
 
 def build_viewer_parser(commands: Sequence[str] = ()) -> argparse.ArgumentParser:
     """``pawnfence [FEN | --diagram ID | --playlist FILE]``: open the viewer."""
+    from logic import __version__
+
     p = argparse.ArgumentParser(
         prog="pawnfence",
         description="Open the pawnfence viewer (board editor and step-by-step animation). "
@@ -109,7 +117,7 @@ def build_viewer_parser(commands: Sequence[str] = ()) -> argparse.ArgumentParser
     p.add_argument("--size", help="window size WxH, e.g. 1280x860")
     p.add_argument("--frames", type=int, help=argparse.SUPPRESS)  # tests: stop after N frames
     p.add_argument("--screenshot", help=argparse.SUPPRESS)  # tests: save the last frame
-    p.add_argument("--version", action="version", version=f"pawnfence {logic.__version__}")
+    p.add_argument("--version", action="version", version=f"pawnfence {__version__}")
     return p
 
 
@@ -148,6 +156,7 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
     args = build_viewer_parser(commands).parse_args(argv)
+    from logic.commands import board_from_args
     from viewer.app import has_display
 
     if not has_display():
@@ -212,6 +221,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         _quiet(out)
         return 141
     except KeyboardInterrupt:
+        if argv is None:  # the console script: a second Ctrl-C must not cut the wind-down
+            _ignore_sigint()
         print("\npawnfence: interrupted", file=sys.stderr)
         return 130
     except OSError as exc:
@@ -220,6 +231,13 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         _quiet(out)
         print(f"pawnfence: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
         return 74
+
+
+def _ignore_sigint() -> None:
+    """Ignore further Ctrl-C for the rest of the process (its exit: closing pools and
+    files), so that the exit status stays 130 instead of a death by SIGINT."""
+    with contextlib.suppress(ValueError):  # not the main thread
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 #: write errors that mean "the output is gone or full" (not a bug of ours)

@@ -214,6 +214,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return 74
     out = out or sys.stdout
     try:
+        _import_library()
         status = _main(argv, out)
         out.flush()
         return status
@@ -231,6 +232,25 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         _quiet(out)
         print(f"pawnfence: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
         return 74
+
+
+def _import_library() -> None:
+    """Import the library with Ctrl-C held back.  A KeyboardInterrupt raised inside the
+    import of a C extension (NumPy's, python-chess's dependencies) marks the interpreter
+    to die by SIGINT at exit even when ``main`` handles it (exit status -2, not 130); a
+    Ctrl-C that comes meanwhile is raised once the import is done."""
+    got: list[int] = []
+    try:
+        previous = signal.signal(signal.SIGINT, lambda *_: got.append(1))
+    except ValueError:  # not the main thread: signals are not ours to hold
+        import logic.commands  # noqa: F401
+        return
+    try:
+        import logic.commands  # noqa: F401
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if got:
+        raise KeyboardInterrupt
 
 
 def _ignore_sigint() -> None:

@@ -213,25 +213,35 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             print("pawnfence: standard output is closed", file=sys.stderr)
         return 74
     out = out or sys.stdout
+    # the console script (argv None): once the outcome is known, a Ctrl-C can only cut the
+    # exit itself (the interpreter's finalization restores the default handler, and the
+    # process would die by SIGINT after finishing its work): it is ignored from then on
+    wind_down = _ignore_sigint if argv is None else _nothing
     try:
         _import_library()
         status = _main(argv, out)
         out.flush()
+        wind_down()
         return status
     except BrokenPipeError:
+        wind_down()
         _quiet(out)
         return 141
     except KeyboardInterrupt:
-        if argv is None:  # the console script: a second Ctrl-C must not cut the wind-down
-            _ignore_sigint()
+        wind_down()
         print("\npawnfence: interrupted", file=sys.stderr)
         return 130
     except OSError as exc:
+        wind_down()
         if exc.filename is not None or exc.errno not in _OUTPUT_ERRNOS:
             raise
         _quiet(out)
         print(f"pawnfence: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
         return 74
+
+
+def _nothing() -> None:
+    """No wind-down (``main`` called in-process, e.g. by tests: signals stay theirs)."""
 
 
 def _import_library() -> None:

@@ -55,14 +55,19 @@ def test_classify_from_a_closed_standard_input() -> None:
 
 def test_ctrl_c_during_a_scan_is_one_line(tmp_path) -> None:
     slow = str(DATA / "slow_engine.sh")
+    # enough work that the scan is still running when Ctrl-C comes (results.jsonl is
+    # created before the first position is done: wait for two rows, not for the file)
     proc = subprocess.Popen([sys.executable, "-m", "viewer.cli", "scan", str(DATA / "games.pgn"),
+                             str(DATA / "positions.epd"), str(DATA / "selfplay.pgn.gz"),
                              "--out", str(tmp_path), "--jobs", "1", "--engine", slow,
                              "--quiet"], cwd=ROOT, env=ENV, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 30
-    while time.time() < deadline and not (tmp_path / "results.jsonl").is_file():
+    results = tmp_path / "results.jsonl"
+    deadline = time.time() + 60
+    while time.time() < deadline and proc.poll() is None and not (
+            results.is_file() and results.read_text().count("\n") >= 2):
         time.sleep(0.05)
-    time.sleep(0.3)
+    assert proc.poll() is None, "the scan ended before Ctrl-C"
     proc.send_signal(signal.SIGINT)
     _out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err

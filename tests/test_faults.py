@@ -53,6 +53,13 @@ def test_classify_from_a_closed_standard_input() -> None:
     assert "Traceback" not in r.stderr
 
 
+def _ctrl_c_enabled() -> None:
+    """In the child before exec: Ctrl-C at its default.  A test run started in the
+    background of a non-interactive shell (``cmd &``) ignores SIGINT, the children inherit
+    that, and Python then keeps ignoring it (as it should: the parent asked for it)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_during_a_scan_is_one_line(tmp_path) -> None:
     slow = str(DATA / "slow_engine.sh")
     # enough work that the scan is still running when Ctrl-C comes (results.jsonl is
@@ -61,7 +68,7 @@ def test_ctrl_c_during_a_scan_is_one_line(tmp_path) -> None:
                              str(DATA / "positions.epd"), str(DATA / "selfplay.pgn.gz"),
                              "--out", str(tmp_path), "--jobs", "1", "--engine", slow,
                              "--quiet"], cwd=ROOT, env=ENV, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_ctrl_c_enabled)
     results = tmp_path / "results.jsonl"
     deadline = time.time() + 60
     while time.time() < deadline and proc.poll() is None and not (
@@ -85,7 +92,7 @@ def test_ctrl_c_during_start_up_is_one_line(tmp_path, first: float,
     proc = subprocess.Popen([sys.executable, "-m", "viewer.cli", "experiment", "--time", "0.2",
                              "--limit", "4", "--jobs", "1", "--out", str(tmp_path), "--quiet"],
                             cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
+                            text=True, start_new_session=True, preexec_fn=_ctrl_c_enabled)
     for wait in (first, second):
         if wait is None:
             break

@@ -21,7 +21,7 @@ from typing import TextIO
 # its import (0.3 s and more on a loaded machine), which would otherwise end the
 # process with a traceback and a death by SIGINT instead of one line and status 130.
 
-__all__ = ["main", "build_parser", "build_viewer_parser", "read_playlist"]
+__all__ = ["main", "console", "build_parser", "build_viewer_parser", "read_playlist"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -202,12 +202,22 @@ def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
     return 0
 
 
-def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """Entry point of the ``pawnfence`` console script; returns the exit status.
+def console() -> int:
+    """The ``pawnfence`` console script (and ``python -m viewer.cli``): :func:`main` on
+    the process's arguments, owning its signals (see ``console`` there)."""
+    return main(console=True)
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None, *,
+         console: bool = False) -> int:
+    """Run ``pawnfence`` with ``argv`` (default: the process's arguments); returns the
+    exit status.
 
     Manners of a Unix tool: output into a closed pipe ends quietly (141, as if killed by
     SIGPIPE), an output error (a full disk, a closed standard output) is one line and
-    74, Ctrl-C is one line and 130; no traceback."""
+    74, Ctrl-C is one line and 130; no traceback.  With ``console`` (the console script
+    only: it changes the process's signal handling) Ctrl-C is ignored once the outcome is
+    known, so that a late one cannot kill the exit; in-process callers keep theirs."""
     if out is None and sys.stdout is None:
         if sys.stderr is not None:
             print("pawnfence: standard output is closed", file=sys.stderr)
@@ -216,7 +226,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     # the console script (argv None): once the outcome is known, a Ctrl-C can only cut the
     # exit itself (the interpreter's finalization restores the default handler, and the
     # process would die by SIGINT after finishing its work): it is ignored from then on
-    wind_down = _ignore_sigint if argv is None else _nothing
+    wind_down = _ignore_sigint if console else _nothing
     try:
         _import_library()
         status = _main(argv, out)
@@ -300,4 +310,4 @@ def _main(argv: Sequence[str] | None, out: TextIO) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    sys.exit(console())

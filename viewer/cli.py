@@ -223,7 +223,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, *,
             print("pawnfence: standard output is closed", file=sys.stderr)
         return 74
     out = out or sys.stdout
-    # the console script (argv None): once the outcome is known, a Ctrl-C can only cut the
+    # the console script: once the outcome is known, a Ctrl-C can only cut the
     # exit itself (the interpreter's finalization restores the default handler, and the
     # process would die by SIGINT after finishing its work): it is ignored from then on
     wind_down = _ignore_sigint if console else _nothing
@@ -261,8 +261,10 @@ def _import_library() -> None:
     Ctrl-C that comes meanwhile is raised once the import is done."""
     got: list[int] = []
     try:
+        if signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, None):
+            raise ValueError("Ctrl-C is ignored (a background job): nothing to hold back")
         previous = signal.signal(signal.SIGINT, lambda *_: got.append(1))
-    except ValueError:  # not the main thread: signals are not ours to hold
+    except ValueError:  # not the main thread, or ignored: signals are not ours to hold
         import logic.commands  # noqa: F401
         return
     try:

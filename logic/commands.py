@@ -20,6 +20,7 @@ from typing import Any, TextIO
 import chess
 
 import logic
+from logic.judge import JUDGE_PAIRS
 from logic.position import PositionError, bounded_lines, iter_epd, open_text, parse_epd_line
 from logic.search import MAX_DEPTH
 from logic.textboard import LEGEND, text_board
@@ -115,7 +116,7 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
                     "the exact prover: false positives, recall, summary.json")
     sc.add_argument("--exact-seconds", type=seconds_arg, default=0.5,
                     help="with --judge: the prover's budget per side (default 0.5 s)")
-    sc.add_argument("--judge-pairs", choices=["claimed", "edge"], default="claimed",
+    sc.add_argument("--judge-pairs", choices=list(JUDGE_PAIRS), default="claimed",
                     help="with --judge: the sides some method calls blocked (claimed, the "
                     "default), or those and every side with more pawns (edge: recall)")
     sc.add_argument("--every", type=int_range(1, 10**9), default=1, metavar="K",

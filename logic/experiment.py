@@ -231,13 +231,12 @@ def markdown_table(t: dict[str, dict[str, Any]], positions: int, seconds: float)
         head += ["0.00 exact-confirmed", "0.00 exact-refuted", "drawn by exact, not 0.00",
                  "exact unknown"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    pad = ["–"] * (len(head) - 7)
+    paper_over = 100 * (1 - PAPER_TABLE_1["on"]["nps"] / PAPER_TABLE_1["off"]["nps"])
     for s, c in (("On", PAPER_TABLE_1["on"]), ("Off", PAPER_TABLE_1["off"])):
-        over = f"{100 * (1 - PAPER_TABLE_1['on']['nps'] / PAPER_TABLE_1['off']['nps']):.1f} %" \
-            if s == "On" else "–"
-        lines.append(f"| paper, {s} | 3,118 (10 s) | {c['nodes']:,} | {c['blockages']:,} | "
-                     f"{c['draws']} | {c['nps']:,} | {over} | " + " | ".join(pad) +
-                     (" |" if pad else ""))
+        row = [f"paper, {s}", "3,118 (10 s)", f"{c['nodes']:,}", f"{c['blockages']:,}",
+               str(c["draws"]), f"{c['nps']:,}", f"{paper_over:.1f} %" if s == "On" else "–"]
+        row += ["–"] * (len(head) - len(row))
+        lines.append("| " + " | ".join(row) + " |")
     for s, c in t.items():
         name = "Off" if s == "off" else f"On ({s})"
         over = f"{c['overhead']:.1f} %" if "overhead" in c else "–"

@@ -46,6 +46,7 @@ import logic
 from logic.files import atomic_write_text
 from logic.judge import (
     JudgeConfig,
+    edge,
     judge_categories,
     judge_note,
     judge_position,
@@ -272,8 +273,7 @@ def categories(result: dict[str, Any]) -> list[str]:
     if engine and "error" not in engine and engine.get("mate") is None \
             and engine.get("cp") is not None and abs(engine["cp"]) <= DRAW_CP:
         for c, name in sides:
-            edge = len(board.pieces(chess.PAWN, c)) > len(board.pieces(chess.PAWN, not c))
-            if edge and not any(v[m][name]["blocked"] for m in logic.STATIC_METHODS):
+            if edge(board, c) and not any(v[m][name]["blocked"] for m in logic.STATIC_METHODS):
                 cats.append("drawish-with-edge-not-detected")
                 break
     if any(v["paper"][name]["blocked"] != v["flood"][name]["blocked"] for _c, name in sides):

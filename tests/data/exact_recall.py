@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 import logic  # noqa: E402
 from logic.bench_exact import read_boards  # noqa: E402
+from logic.judge import edge  # noqa: E402
 from tests.conftest import SHARED  # noqa: E402
 
 CORPORA = ["lichess-pawn-endings", "d3chess-pawn-only", "master-pawn-endings-drawn",
@@ -42,12 +43,6 @@ def sources() -> dict[str, list[chess.Board]]:
     return out
 
 
-def more_pawns(board: chess.Board, side: chess.Color) -> bool:
-    """Whether ``side`` has more pawns than the other side."""
-    own = chess.popcount(board.pawns & board.occupied_co[side])
-    return own > chess.popcount(board.pawns & board.occupied_co[not side])
-
-
 def measure(boards: list[chess.Board], seconds: float) -> dict[str, object]:
     """The counts of one corpus."""
     exact = logic.METHODS["exact"]
@@ -58,7 +53,7 @@ def measure(boards: list[chess.Board], seconds: float) -> dict[str, object]:
     union = 0
     for b in boards:
         for side in chess.COLORS:
-            if not more_pawns(b, side):
+            if not edge(b, side):
                 continue
             pairs += 1
             exact.clear_cache()

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from logic import exact_reach as er
 from logic import exact_tables as et
-from logic.exact_tables import FULL, KINGS, NOPUSH, Tables
+from logic.exact_tables import FULL, KINGS, LEVERS, NOPUSH, Tables
 
 __all__ = ["Budget", "Call", "Bounds", "Dag", "Key", "clear_cache", "cache_info",
            "CACHE_LIMIT", "cached_tables"]
@@ -58,7 +58,7 @@ class Budget:
 
 
 #: the structure cache: per game, structure -> tables exact everywhere
-_cache: dict[str, dict[Key, Tables]] = {FULL: {}, KINGS: {}, NOPUSH: {}}
+_cache: dict[str, dict[Key, Tables]] = {FULL: {}, KINGS: {}, NOPUSH: {}, LEVERS: {}}
 _cached = [0]  # entries in all games
 
 

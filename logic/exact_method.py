@@ -20,7 +20,7 @@ from logic.exact import MAX_SECONDS, ExactResult, solve
 from logic.exact import clear_cache as clear_structures
 from logic.pawns import passed_pawns
 from logic.records import NO_BOARDS, Boards
-from logic.registry import Method
+from logic.registry import METHODS, Method
 from logic.steps import Recorder
 from logic.verdict import Verdict
 
@@ -92,12 +92,32 @@ class ExactMethod(Method):
     def solve(self, board: chess.Board, color: chess.Color, *, max_seconds: float | None = None,
               cancel: Callable[[], bool] | None = None, pv: bool = True,
               report: Callable[[int], None] | None = None,
-              seen: list[tuple[int, int]] | None = None) -> ExactResult:
+              seen: list[tuple[int, int]] | None = None,
+              method: str | None = None) -> ExactResult:
         """The prover's raw answer (see :func:`logic.exact.solve`); raises
-        :class:`~logic.exact.ExactError` for anything but a legal K+P position."""
+        :class:`~logic.exact.ExactError` for anything but a legal K+P position.
+        ``method`` picks the prover's strategies (:data:`logic.exact.STRATEGIES`);
+        by default :meth:`schedule` does."""
         secs = self.max_seconds if max_seconds is None else max_seconds
         return solve(board, color, max_seconds=secs, cancel=cancel, pv=pv, report=report,
-                     seen=seen)
+                     seen=seen, method=method or self.schedule(board, color))
+
+    @staticmethod
+    def schedule(board: chess.Board, color: chess.Color) -> str:
+        """``"claimed"`` when a static method of the registry calls ``color`` blocked on
+        ``board``, else ``"auto"``: the strategies the prover tries first
+        (:data:`logic.exact.STRATEGIES`).  A static claim is only a hint about which
+        games will give the proof soonest; the answer is the prover's alone."""
+        if board.occupied != board.pawns | board.kings or board.status() != chess.STATUS_VALID:
+            return "auto"  # the prover rejects it
+        w = board.pawns & board.occupied_co[chess.WHITE]
+        b = board.pawns & board.occupied_co[chess.BLACK]
+        wk, bk = board.king(chess.WHITE), board.king(chess.BLACK)
+        assert wk is not None and bk is not None
+        for m in METHODS.values():
+            if m.static and m.is_blocked(w, b, wk, bk, color):
+                return "claimed"
+        return "auto"
 
     def decide_board(self, board: chess.Board, color: chess.Color, key: tuple[Any, ...],
                      trace: bool, *, max_seconds: float | None = None,
@@ -179,6 +199,8 @@ class ExactMethod(Method):
         secs = r.ms / 1000
         if v.code == "proved":
             how = {"kings": ", against the defending king alone",
+                   "levers": ", against a defender who never pushes and takes only with "
+                             "pawns",
                    "nopush": ", against a defender who never pushes",
                    "bounds": ", from a partial expansion"}.get(r.restricted, "")
             return (f"proved: {name.us} cannot force a promotion or mate (exact: "

@@ -335,7 +335,12 @@ def _lookup(board: chess.Board, dist: dict[Key, Dist], depth: int = 0) -> int:
 
 def _expand(board: chess.Board, dist: dict[Key, Dist], depth: int = 0
             ) -> tuple[int, chess.Move | None]:
-    """Best distance and move: least for X (White), greatest for D."""
+    """Best distance and move: least for X (White), greatest for D.
+
+    D prefers its greatest *finite* distance: from a D-to-move win inside an
+    expanded structure every D move leads to a win (the proof's tables), so a child
+    without a distance appears only below a structure the runner bound decided, whose
+    children the proof never looked at; there the runner's lines are the PV."""
     x = board.turn == chess.WHITE
     best, best_move = (INF if x else -1), None
     for mv in board.legal_moves:
@@ -347,7 +352,10 @@ def _expand(board: chess.Board, dist: dict[Key, Dist], depth: int = 0
             board.push(mv)
             v = min(_lookup(board, dist, depth + 1) + 1, INF)
             board.pop()
-        if (x and v < best) or (not x and v > best):
+        if x:
+            if v < best:
+                best, best_move = v, mv
+        elif best_move is None or (v < INF and (best >= INF or v > best)):
             best, best_move = v, mv
     if best_move is None:  # no legal move: mate (0, for D) or no win
         return (0 if not x and board.is_check() else INF), None
@@ -364,7 +372,7 @@ def walk(board: chess.Board, dist: dict[Key, Dist], max_plies: int = 2000) -> PV
             ends = "mate"
             break
         v, mv = _expand(b, dist)
-        if mv is None or v >= INF:
+        if mv is None or (v >= INF and b.turn == chess.WHITE):
             raise DistanceError(f"the PV left the winning region at {b.fen()}")
         moves.append(mv.uci())
         if mv.promotion is not None:

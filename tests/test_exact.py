@@ -60,6 +60,31 @@ def test_blocked_is_never_a_syzygy_win(white: str, black: str, syzygy_dir) -> No
     assert checked >= 700 and blocked > 10
 
 
+@pytest.mark.parametrize("game", ["kings", "levers", "nopush"])
+def test_restricted_games_never_block_a_syzygy_win(game: str, syzygy_dir) -> None:
+    """A restricted game's ``blocked`` (the defender weaker than in chess) is a proof of
+    its own: never where the table says X wins.  The games are nested (KINGS inside
+    LEVERS inside NOPUSH), so a blockage of a smaller one holds in the larger."""
+    rng = random.Random(f"restricted {game}")
+    larger = {"kings": "levers", "levers": "nopush"}.get(game)
+    blocked = 0
+    with chess.syzygy.open_tablebase(str(syzygy_dir)) as tb:
+        for _ in range(250):
+            board = random_material_board(rng, "P", "p")
+            for x in chess.COLORS:
+                r = exact.solve(board, x, pv=False, method=game)
+                assert r.status in ("blocked", "unknown"), (board.fen(), x, r)
+                if r.blocked:
+                    blocked += 1
+                    assert _x_wdl(tb, board, x) <= 0, (board.fen(), x, game)
+                    if larger:
+                        assert exact.solve(board, x, pv=False, method=larger).blocked, (
+                            board.fen(), x, game, larger)
+    # the defending king alone rarely holds a random KPvKP board; with its pawn's
+    # captures, and then its own, ever more often
+    assert blocked >= {"kings": 1, "levers": 15, "nopush": 100}[game]
+
+
 def test_syzygy_wins_all_break_through(syzygy_dir) -> None:
     """Winning needs a promotion or a mate, so a Syzygy win is never blocked (the other
     direction of the same check, on positions the table calls won)."""
@@ -269,7 +294,7 @@ def test_shortcuts_agree_with_the_full_game() -> None:
     each other wherever two of them decide; the cache and the colour-flipped mirror
     change nothing.  (Small structure budgets: many stay unknown.)"""
     rng = random.Random(3)
-    pairs = {m: 0 for m in ("kings", "nopush", "bounds", "full")}
+    pairs = {m: 0 for m in ("kings", "levers", "nopush", "bounds", "full", "claimed")}
     for _ in range(150):
         board = _near_fortress(rng)
         x = rng.choice(chess.COLORS)
@@ -278,7 +303,7 @@ def test_shortcuts_agree_with_the_full_game() -> None:
             continue
         for method in pairs:
             r = exact.solve(board, x, method=method, pv=False,
-                            max_structures=3000 if method == "full" else 800)
+                            max_structures={"full": 3000, "claimed": 1500}.get(method, 800))
             if r.status != "unknown":
                 pairs[method] += 1
                 assert r.blocked == auto.blocked, (board.fen(), x, method)
@@ -364,3 +389,26 @@ def test_logic_never_imports_the_viewer() -> None:
                 names = [node.module or ""]
             for name in names:
                 assert not name.startswith(("pygame", "viewer")), (path.name, name)
+
+
+def test_schedule_follows_the_static_claims() -> None:
+    """The exact method tries the restricted games first ("claimed") exactly where a
+    static method calls the side blocked; the schedule changes how soon, never what,
+    the prover answers."""
+    import logic
+
+    method = logic.METHODS["exact"]
+    fortress = chess.Board("8/8/1p1k2p1/p1p2p1p/P1P2P1P/1P4P1/4K3/8 w - - 0 72")
+    assert logic.detect(fortress, chess.BLACK).blocked
+    assert method.schedule(fortress, chess.BLACK) == "claimed"
+    kpk_win = chess.Board("8/8/8/4k3/8/8/2KP4/8 w - - 0 1")
+    assert not any(logic.detect(kpk_win, chess.WHITE, method=m).blocked
+                   for m in logic.STATIC_METHODS)
+    assert method.schedule(kpk_win, chess.WHITE) == "auto"
+    for bad in ("8/8/8/8/8/8/8/KQk5 w - - 0 1", "8/8/8/8/8/8/8/Kk6 w - - 0 1"):
+        assert method.schedule(chess.Board(bad), chess.WHITE) == "auto"
+    r = method.solve(fortress, chess.BLACK, pv=False)
+    assert r.status == "blocked" and r.restricted in ("kings", "levers", "nopush")
+    exact.clear_cache()
+    assert exact.solve(fortress, chess.BLACK, pv=False, method="auto",
+                       max_seconds=3).status in ("blocked", "unknown")

@@ -1,7 +1,11 @@
 """Print the README's table: the exact prover (``logic.exact``) against Syzygy on random
 KPvK, KPPvK and KPvKP positions (either side to move, every side with pawns as X).
 
-    python tests/data/exact_syzygy_report.py [positions per material, default 2000]
+    python tests/data/exact_syzygy_report.py [positions per material, default 2000] [GAME]
+
+``GAME`` (default ``auto``) is a method of ``logic.exact.STRATEGIES``: ``kings``,
+``levers`` or ``nopush`` check one restricted game alone (its answers are ``blocked``
+or ``unknown``: X wins the restricted game, which proves nothing).
 
 ``blocked`` must never meet a Syzygy win for X (it is a proof); ``breaks`` where the
 table says X does not win is expected (the target is any promotion, or mate, not a
@@ -61,6 +65,7 @@ def classify(board: chess.Board, r: exact.ExactResult) -> str:
 
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    game = sys.argv[2] if len(sys.argv) > 2 else "auto"
     tb = chess.syzygy.open_tablebase(str(SHARED / "syzygy"))
     rows = []
     classes: Counter[str] = Counter()
@@ -74,7 +79,7 @@ def main() -> None:
                     continue
                 wdl = tb.probe_wdl(board)
                 wins = (wdl if board.turn == x else -wdl) > 0
-                r = exact.solve(board, x)
+                r = exact.solve(board, x, method=game, pv=game == "auto")
                 c[(r.status, wins)] += 1
                 if r.status == "breaks" and not wins:
                     classes[classify(board, r)] += 1

@@ -14,7 +14,7 @@ structures reachable from a root form a DAG; each is solved once, after its
 successors, by :func:`solve_structure`.  "Win" means: X can force the *target* --
 any promotion (by X or D) or D checkmated -- against any defence.
 
-Two games are solved:
+The games solved:
 
 * ``FULL``: both sides make every legal move.
 * ``KINGS``: D may only make non-capturing king moves (its pawns are frozen); a D

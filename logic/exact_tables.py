@@ -249,7 +249,7 @@ def _x_moves(xp: int, dp: int, d_captures_ep: bool) -> list[Move]:
     return out
 
 
-def _d_moves(xp: int, dp: int, pushes_too: bool) -> list[Move]:
+def _d_moves(xp: int, dp: int, pushes_too: bool, king_takes: bool = True) -> list[Move]:
     occ = xp | dp
     out: list[Move] = []
     app = out.append
@@ -280,7 +280,7 @@ def _d_moves(xp: int, dp: int, pushes_too: bool) -> list[Move]:
             bb &= bb - 1
             app(_mk(Move, (CAP, (xp ^ (1 << p), dp ^ (1 << (p + delta)) ^ (1 << p)), p, 0, (),
                      6 - (p >> 3), 2)))
-    bb = xp & ~pawn_attacks(xp, chess.WHITE)
+    bb = xp & ~pawn_attacks(xp, chess.WHITE) if king_takes else 0
     while bb:
         p = (bb & -bb).bit_length() - 1
         bb &= bb - 1
@@ -302,8 +302,7 @@ def moves_of(xp: int, dp: int, mode: str) -> Moves:
     if mode == KINGS:
         return Moves(tuple(_x_moves(xp, dp, False)), ())
     if mode == LEVERS:
-        return Moves(tuple(_x_moves(xp, dp, True)),
-                     tuple(m for m in _d_moves(xp, dp, False) if m.kind != KCAP))
+        return Moves(tuple(_x_moves(xp, dp, True)), tuple(_d_moves(xp, dp, False, False)))
     return Moves(tuple(_x_moves(xp, dp, True)), tuple(_d_moves(xp, dp, mode == FULL)))
 
 

@@ -597,10 +597,6 @@ def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool) and abs(x) < 2**63
 
 
-def _is_number(x: object) -> bool:
-    return finite_number(x)
-
-
 def _source_ok(src: object) -> bool:
     if not isinstance(src, dict) or not isinstance(src.get("file"), str):
         return False
@@ -657,12 +653,12 @@ def run_line_ok(line: bytes) -> bool:
     except ValueError:
         return False
     runs, exact = r.get("runs"), r.get("exact", {"white": "", "black": ""})
-    return _is_number(r.get("seconds")) and r["seconds"] > 0 and isinstance(runs, dict) and \
+    return finite_number(r.get("seconds")) and r["seconds"] > 0 and isinstance(runs, dict) and \
         bool(runs) and all(
             isinstance(x, dict) and all(_is_int(x.get(k)) and 0 <= x[k] < 2**63
                                         for k in ("nodes", "blockages", "depth"))
             and _is_int(x.get("score")) and abs(x["score"]) < 2**63
-            and _is_number(x.get("elapsed")) and x["elapsed"] >= 0
+            and finite_number(x.get("elapsed")) and x["elapsed"] >= 0
             for x in runs.values()) and isinstance(exact, dict) and all(
             isinstance(exact.get(s), str) for s in ("white", "black"))
 

@@ -24,6 +24,9 @@ silent*.  Where no criterion applies the verdict is the paper's, field for field
   target is any promotion, safe or not (:func:`logic.kpk.promotes`).
 * **x4, the lowest fence, pawns held by pawns** (x1's corrected twin): x1 where no dynamic
   pawn needs the defending king (no 3.1 pawn above the fence, no 3.4 exception).
+* **x5, the shut-in king** (:mod:`logic.shutin`): with Black only stepping its king
+  between two squares, every position White's king and pawns can reach is enumerated;
+  none captures, promotes or comes near Black's king.
 
 A dropped rule's code stays (the sweep measures it: :func:`x1_blocked`, ``_USE_X2``) but
 the method never applies it.
@@ -39,10 +42,11 @@ from typing import Any, NamedTuple
 import chess
 
 from logic import kpk
-from logic.bitboards import BB_ALL, BB_NOT_A, BB_NOT_H, king_attacks_setwise, orient
+from logic.bitboards import BB_ALL, BB_NOT_A, BB_NOT_H, flip, king_attacks_setwise, orient
 from logic.fence import marking
 from logic.paper import PAPER, NoteSeed, classify, paper_note_text, paper_notes
 from logic.records import Boards, Note, Structure
+from logic.shutin import REGION_LIMIT, STATE_LIMIT, ShutIn, king_box, shut_in
 from logic.static import CACHE_LIMIT, StaticMethod
 from logic.steps import Recorder
 from logic.verdict import DeferredVerdict, Verdict
@@ -120,6 +124,20 @@ RULES: dict[str, Rule] = {
         "3.2-3.3 on it, but no dynamic pawn may need the defending king (a pawn above the "
         "fence, 3.1, or the 3.4 exception): the king then only has to keep a vacant square "
         "beyond a wall White's king cannot cross, and no pawn move can take its place away.",
+    ),
+    "x5": Rule(
+        "x5",
+        "the shut-in king: with Black's king marking time between two squares, no position "
+        "White's king and pawns can reach captures, promotes or comes near Black's king",
+        "A strategy for Black proves it: never move a pawn, never capture, step the king back "
+        "and forth between two squares no White piece can ever reach or attack. Against it "
+        "the Black pawns stand still, so White plays alone; x5 enumerates every position of "
+        "White's king and pawns (king steps off attacked squares, pawn pushes) from a king "
+        "region that is closed now (at most 24 squares, at most 4,096 positions). If none "
+        "lets a pawn attack a Black pawn, the king take an unprotected one, a pawn promote, "
+        "or a White piece reach Black's two squares, White never changes the pawns, never "
+        "promotes and never gives check: it cannot win, whoever is to move. It sees the "
+        "kings boxed in by their own pawns that no fence describes, and self-stalemates.",
     ),
 }
 
@@ -293,7 +311,7 @@ class ExtendedMethod(StaticMethod):
     prover on the sweep of ``tests/data/extended_sweep.py``)."""
 
     name = "extended"
-    label = "extended (paper + x3, x4)"
+    label = "extended (paper + x3, x4, x5)"
     title = "David, Felner & Netanyahu (2004) plus criteria checked against the exact prover"
     king_section = "paper 2.3"
     region = "below"
@@ -304,6 +322,8 @@ class ExtendedMethod(StaticMethod):
         super().__init__()
         #: (w, b) oriented -> x4's Structure, or None where x4 cannot apply
         self.regions: dict[tuple[int, int], Structure | None] = {}
+        #: (w, b, wk, bk) oriented -> x5's outcome, where its scope tests pass
+        self.boxes: dict[tuple[int, int, int, int], ShutIn] = {}
 
     # -- the untraced verdicts -----------------------------------------------------
     def structure(self, w: int, b: int, rec: Recorder | None = None) -> Structure:
@@ -325,8 +345,10 @@ class ExtendedMethod(StaticMethod):
         self.regions[key] = st
         return st
 
-    def extra(self, w: int, b: int, wk: int, bk: int, color: bool) -> Verdict | None:
-        """The first criterion that proves a blockage, as a verdict, or None."""
+    def extra(self, w: int, b: int, wk: int, bk: int, color: bool, x5: bool = True
+              ) -> Verdict | None:
+        """The first criterion that proves a blockage, as a verdict, or None (``x5``
+        False: the caller knows that a pawn attacks an enemy pawn, so x5 cannot apply)."""
         if not b:
             if _USE_X2 and kpk_draw(w, b, wk, bk):
                 return _new(Verdict, (color, "extended", True, "x2", "ok", "kpk-draw",
@@ -336,12 +358,53 @@ class ExtendedMethod(StaticMethod):
                                       (w.bit_length() - 1,), _KPK_RAW, (), (wk, bk), (), None))
             return None
         st = self.region_of(w, b)
-        if st is None or st[0] is not None:
-            return None
-        if _x4_decide(st, wk, bk)[0]:
+        if st is not None and st[0] is None and _x4_decide(st, wk, bk)[0]:
             return _new(Verdict, (color, "extended", True, "x4", "ok", "blocked", (), st[3],
                                   st[4], (wk, bk), (), None))
-        return None
+        return self.x5(w, b, wk, bk, color) if x5 else None
+
+    def shut_in(self, w: int, b: int, wk: int, bk: int, region: int = 0) -> ShutIn:
+        """:func:`logic.shutin.shut_in` on the oriented position, cached."""
+        key = (w, b, wk, bk)
+        r = self.boxes.get(key)
+        if r is None:
+            if len(self.boxes) >= CACHE_LIMIT:
+                self.boxes.clear()
+            r = self.boxes[key] = shut_in(w, b, wk, bk, region=region)
+        return r
+
+    def x5(self, w: int, b: int, wk: int, bk: int, color: bool, region: int = 0
+           ) -> Verdict | None:
+        """x5's verdict on the oriented position where it proves a blockage, else None;
+        ``region``: White's king region when the caller has run the scope tests."""
+        b_att = ((b >> 9) & _NOT_H) | ((b >> 7) & _NOT_A)
+        if not region:
+            if not b or w & b_att:
+                return None
+            region = king_box(w, b_att, b, wk, bk)
+            if not region:
+                return None
+        r = self.shut_in(w, b, wk, bk, region)
+        if not r.holds:
+            return None
+        walls = king_attacks_setwise(r.kings) & ~r.kings
+        raw = _new(Boards, (marking(w, b)[1], b_att, walls, r.kings, 0, r.kings, 0, r.tempo))
+        return _new(Verdict, (color, "extended", True, "x5", "ok", "shut-in", (r.states,), raw,
+                              (), (wk, bk), (), None))
+
+    def x5_unoriented(self, w: int, b: int, wk: int, bk: int, color: bool) -> Verdict | None:
+        """:meth:`x5` for ``color`` on the board's own bitboards, the king-region scope test
+        before orienting.  The caller has checked that no pawn attacks an enemy pawn."""
+        if color:
+            if not b:
+                return None
+            region = king_box(w, ((b >> 9) & _NOT_H) | ((b >> 7) & _NOT_A), b, wk, bk)
+            return self.x5(w, b, wk, bk, True, region) if region else None
+        if not w:
+            return None
+        region = king_box(b, ((w << 9) & _NOT_A | (w << 7) & _NOT_H) & _ALL, w, bk, wk)
+        return (self.x5(flip(b), flip(w), bk ^ 0x38, wk ^ 0x38, False, flip(region))
+                if region else None)
 
     def verdict(self, w: int, b: int, wk: int, bk: int, color: bool, shortcuts: bool = True
                 ) -> Verdict:
@@ -353,7 +416,11 @@ class ExtendedMethod(StaticMethod):
             # the paper's cannot_hold: its conditions (a king on the wrong side of every
             # marked square of its file, a lever whose attacker is never removed) rule out
             # x4's fence too, which also lies in the marked squares and only loses marked
-            # squares by removal; and a KPK board never gets here (no marked squares)
+            # squares by removal; and a KPK board never gets here (no marked squares).
+            # x5 has no fence: it is tried
+            x = self.x5(w, b, wk, bk, color)
+            if x is not None:
+                return x
             return _new(DeferredVerdict, (color, "extended", False, [w, b, wk, bk], "ok", None,
                                           None, None, None, (wk, bk), (), None))
         if not tuple.__getitem__(pv, 2):
@@ -366,10 +433,17 @@ class ExtendedMethod(StaticMethod):
         """Black's and White's verdicts: the paper's fast pair, then the criteria for a
         side the paper does not block, oriented only when a criterion can apply."""
         black, white = _paper_pair(w, b, wk, bk)
-        return (self._side(black, w, b, wk, bk, False), self._side(white, w, b, wk, bk, True))
+        # x5 needs no pawn attacking an enemy pawn: one test for both colours
+        x5 = not w & (((b >> 9) & _NOT_H) | ((b >> 7) & _NOT_A))
+        return (self._side(black, w, b, wk, bk, False, x5),
+                self._side(white, w, b, wk, bk, True, x5))
 
-    def _side(self, pv: Verdict, w: int, b: int, wk: int, bk: int, color: bool) -> Verdict:
+    def _side(self, pv: Verdict, w: int, b: int, wk: int, bk: int, color: bool, x5: bool
+              ) -> Verdict:
         if type(pv) is DeferredVerdict:  # see _extend; the memo is the oriented position
+            x = self.x5_unoriented(w, b, wk, bk, color) if x5 else None
+            if x is not None:
+                return x
             return _new(DeferredVerdict, (color, "extended", False,
                                           list(tuple.__getitem__(pv, 3)), "ok", None, None, None,
                                           None, tuple.__getitem__(pv, 9), (), None))
@@ -381,9 +455,11 @@ class ExtendedMethod(StaticMethod):
             m = raw[1] | raw[1] >> 32
             m |= m >> 16
             if (m | m >> 8) & 0xFF == 0xFF or raw[4] or not (b if color else w):
-                x = self.extra(*orient(w, b, wk, bk, color), color)
-                if x is not None:
-                    return x
+                x = self.extra(*orient(w, b, wk, bk, color), color, x5)
+            else:
+                x = self.x5_unoriented(w, b, wk, bk, color) if x5 else None
+            if x is not None:
+                return x
         return _relabel(pv)
 
     def is_blocked(self, w: int, b: int, wk: int, bk: int, color: bool) -> bool:
@@ -396,17 +472,17 @@ class ExtendedMethod(StaticMethod):
             return False
         if e is _MATERIAL:
             return True
-        pst, xst, kpk_pawn = e
-        if not color:
-            wk, bk = bk ^ 0x38, wk ^ 0x38
+        pst, xst, kpk_pawn, x5 = e
+        owk, obk = (wk, bk) if color else (bk ^ 0x38, wk ^ 0x38)
         # each decide only where White's king stands below its fence (its first test)
-        if pst is not None and pst[3][3] >> wk & 1 and _paper_decide(pst, wk, bk)[0]:
+        if pst is not None and pst[3][3] >> owk & 1 and _paper_decide(pst, owk, obk)[0]:
             return True
-        if xst is not None and xst[3][3] >> wk & 1 and _x4_decide(xst, wk, bk)[0]:
+        if xst is not None and xst[3][3] >> owk & 1 and _x4_decide(xst, owk, obk)[0]:
             return True
-        return kpk_pawn >= 0 and (
-            (_USE_X2 and kpk_draw(1 << kpk_pawn, 0, wk, bk))
-            or kpk_no_promotion(1 << kpk_pawn, 0, wk, bk))
+        if kpk_pawn >= 0:
+            return ((_USE_X2 and kpk_draw(1 << kpk_pawn, 0, owk, obk))
+                    or kpk_no_promotion(1 << kpk_pawn, 0, owk, obk))
+        return x5 and self.x5_unoriented(w, b, wk, bk, color) is not None
 
     def _entry(self, w: int, b: int, color: bool) -> Any:
         """The search cache's entry for the unoriented pawns and a colour: the paper's
@@ -425,9 +501,11 @@ class ExtendedMethod(StaticMethod):
             # one when it removed nothing)
             xst = self.region_of(ow, ob) if removed or (m | m >> 8) & 0xFF == 0xFF else None
             kpk_pawn = ow.bit_length() - 1 if not ob and not ow & (ow - 1) else -1
+            # x5 needs a defender's pawn and no pawn attacking an enemy pawn
+            x5 = bool(ob) and not ow & (((ob >> 9) & _NOT_H) | ((ob >> 7) & _NOT_A))
             e = (pst if pst[0] is None else None, xst if xst is not None and xst[0] is None
-                 else None, kpk_pawn)
-            if e == (None, None, -1):
+                 else None, kpk_pawn, x5)
+            if e == (None, None, -1, False):
                 e = _HOPELESS
         if len(self.sides) >= CACHE_LIMIT:
             self.sides.clear()
@@ -463,7 +541,14 @@ class ExtendedMethod(StaticMethod):
             rec.add("x4-region", "x4", "x4: the king's region",
                     "x4: a file without a marked square: no wall at all, so no lower fence.",
                     facts=(("rule", "x4"), ("holds", False)))
-            return None
+        else:
+            x = self._trace_x4(w, b, wk, bk, color, rec, pv)
+            if x is not None:
+                return x
+        return self._trace_x5(w, b, wk, bk, color, rec) if b else None
+
+    def _trace_x4(self, w: int, b: int, wk: int, bk: int, color: bool, rec: Recorder,
+                  pv: Verdict) -> Verdict | None:
         st = region_structure(w, b, rec, pv.boards.fence)
         if st.code in X4_STRUCTURAL:
             return None
@@ -476,6 +561,57 @@ class ExtendedMethod(StaticMethod):
         if blocked:
             return self.extra(w, b, wk, bk, color)
         return None
+
+    def _trace_x5(self, w: int, b: int, wk: int, bk: int, color: bool, rec: Recorder
+                  ) -> Verdict | None:
+        """x5's steps: the king's box now, the positions White can reach with Black marking
+        time, Black's two squares; the verdict where it holds."""
+        r = shut_in(w, b, wk, bk)
+        b_att = ((b >> 9) & _NOT_H) | ((b >> 7) & _NOT_A)
+        us, them = rec.us, rec.them
+        facts = (("rule", "x5"), ("holds", r.holds), ("code", r.code), ("states", r.states))
+        if r.code in ("lever", "open"):
+            text = (f"x5: {us}'s pawn on {rec.name(r.square)} attacks a {them} pawn: the pawns "
+                    "can change, so x5 does not apply." if r.code == "lever" else
+                    f"x5: {us}'s king is not shut in: its region reaches a {them} pawn or "
+                    f"{them}'s king, or has more than {REGION_LIMIT} squares.")
+            rec.add("x5-region", "x5", "x5: the king's box", text,
+                    changed=(1 << r.square) if r.square >= 0 else 0, marked=b_att,
+                    facts=facts)
+            return None
+        n = r.region.bit_count()
+        on = rec.names(r.region) if n <= 4 else f"{n} squares"
+        rec.add("x5-region", "x5", "x5: the king's box",
+                f"x5: {us}'s king is shut in ({on}) by {them}'s pawn attacks and its own pawns; "
+                f"{them} now only marks time with its king.",
+                changed=r.region, marked=b_att, below=r.region, facts=facts)
+        where = rec.name(r.square) if r.square >= 0 else ""
+        failed = {
+            "capture": f"a {us} pawn can reach {where}, where it attacks a {them} pawn",
+            "promotion": f"a {us} pawn can reach {where} and promote",
+            "king-takes": f"{us}'s king can reach {where} and take the unprotected {them} pawn",
+            "too-many": f"more than {STATE_LIMIT:,} positions: x5 gives up",
+            "no-tempo": f"{us}'s pieces come near {them}'s king (at {where}): {them} has no "
+                        "two safe squares to step between",
+        }
+        moved = r.pawns & ~w
+        if not r.holds:
+            rec.add("x5-search", "x5", "x5: White's positions",
+                    f"x5: {failed[r.code]} ({r.states:,} positions explored): x5 does not "
+                    "apply.",
+                    changed=(1 << r.square) if r.square >= 0 else moved, marked=b_att,
+                    below=r.kings, facts=facts)
+            return None
+        rec.add("x5-search", "x5", "x5: White's positions",
+                f"x5: while {them} marks time, {us} reaches {r.states:,} positions (king and "
+                "pawns); in none can it capture or promote.",
+                changed=moved | r.kings, marked=b_att, below=r.kings, facts=facts)
+        rec.add("x5-tempo", "x5", "x5: Black marks time",
+                f"x5: {them}'s king steps between "
+                + " and ".join(rec.name(sq) for sq in chess.scan_forward(r.tempo))
+                + f" for ever, out of {us}'s reach: {us} cannot win, whoever moves.",
+                changed=r.tempo, marked=b_att, below=r.kings, kingmap=r.tempo, facts=facts)
+        return self.x5(w, b, wk, bk, color)
 
     def _trace_kpk(self, w: int, b: int, wk: int, bk: int, color: bool, rec: Recorder
                    ) -> Verdict | None:
@@ -504,6 +640,10 @@ class ExtendedMethod(StaticMethod):
         return paper_notes(stored) if type(stored) is NoteSeed else stored
 
     def reason(self, v: Verdict, name: Any) -> str | None:
+        if v.code == "shut-in":
+            return (f"{name.us}'s king is shut in: with {name.them}'s king stepping between two "
+                    f"squares, none of the {v.args[0]:,} positions {name.us}'s king and pawns "
+                    f"can reach captures, promotes or comes near it ({v.rule})")
         if v.code == "kpk-draw":
             return (f"one {name.us} pawn against the bare king: the KPK bitbase gives a draw "
                     f"whoever moves ({v.rule})")
@@ -513,6 +653,8 @@ class ExtendedMethod(StaticMethod):
         return PAPER.reason(v, name)
 
     def headline(self, v: Verdict) -> str | None:
+        if v.code == "shut-in":
+            return f"{v.side} cannot win: the king is shut in ({v.rule})"
         if v.code == "kpk-draw":
             return f"{v.side} cannot win: KPK draw ({v.rule})"
         if v.code == "kpk-stopped":
@@ -528,6 +670,7 @@ class ExtendedMethod(StaticMethod):
     def clear_cache(self) -> None:
         super().clear_cache()
         self.regions.clear()
+        self.boxes.clear()
 
     def cache_info(self) -> dict[str, int]:
         return {"structures": len(self.regions), "verdicts": 2 * len(self.boards),

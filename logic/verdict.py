@@ -36,6 +36,7 @@ RULE_TITLES: dict[str, str] = {
     "x2": "KPK draw whoever moves (extended, x2; dropped)",
     "x3": "KPK: the pawn cannot be forced to promote, whoever moves (extended, x3)",
     "x4": "the lowest fence, every dynamic pawn held by pawns (extended, x4)",
+    "x5": "the shut-in king: White's whole play enumerated, Black marking time (extended, x5)",
     "not applicable": "not a legal king-and-pawn position",
 }
 

@@ -1,5 +1,5 @@
 """The extended method (``logic.extended``): each criterion on positions that trigger it
-(x3, x4) or proves it wrong (the dropped x1, x2),
+(x3, x4, x5) or proves it wrong (the dropped x1, x2),
 the paper's verdicts kept wherever no criterion adds, a CI sample of the sweep that
 checks every criterion against the exact prover, and the search option."""
 
@@ -15,7 +15,9 @@ import pytest
 
 import logic
 from logic import kpk
+from logic.bitboards import orient
 from logic.extended import RULES, USED, kpk_draw, kpk_no_promotion, x1_blocked
+from logic.shutin import CODES, shut_in
 from logic.search import search_board
 from tests.conftest import DATA, SHARED
 from tests.strategies import extended_case
@@ -39,6 +41,24 @@ X3_CASES = [
     ("8/8/8/8/8/8/5k1p/7K w - - 0 1", chess.BLACK),
     ("k7/P1K5/8/8/8/8/8/8 b - - 0 1", chess.WHITE),
 ]
+#: (FEN, side): a king shut in by its own pawns that no fence describes (x5), from the
+#: D3-Chess set: the a-pawn can only walk into its own king; a g-file stack; Black's king
+#: boxed on the queenside; White stalemated with White to move
+X5_CASES = [
+    ("8/2p5/1pP5/1P6/1P6/KP6/PP6/7k w - - 0 1", chess.WHITE),
+    ("8/6k1/6p1/6P1/6PK/6P1/6PP/8 w - - 0 1", chess.WHITE),
+    ("1k6/1p6/pPp3p1/p1Pp1pP1/3PpP2/P1K1P3/8/8 w - - 0 1", chess.BLACK),
+    ("8/8/8/1p6/1P6/KP6/PP6/k7 w - - 0 1", chess.WHITE),
+]
+#: (FEN, side, code): where x5 does not apply, one position per reason
+X5_FAILS = [
+    ("3K4/8/6p1/7P/1p6/8/8/4k3 b - - 0 1", chess.WHITE, "lever"),
+    ("4k3/p7/8/8/8/8/4P3/4K3 w - - 0 1", chess.WHITE, "open"),
+    ("8/4pkpp/4p3/6PK/6PP/8/8/8 w - - 0 1", chess.WHITE, "capture"),
+    ("1k6/1P6/1PP5/4p3/4K1p1/8/8/8 w - - 0 1", chess.BLACK, "promotion"),
+    ("8/1p6/kPp5/p1P5/2P5/PK6/8/8 w - - 0 1", chess.BLACK, "no-tempo"),
+    ("8/8/8/p1p1kp2/P1Pp4/3K1Pp1/6P1/8 w - - 0 1", chess.WHITE, "king-takes"),
+]
 #: x2's counterexample: a KPK draw (1...Kd6 2.c7 Kxc7) whose pawn promotes with White to
 #: move (1.c7 Kd7 2.c8=Q+ Kxc8): the exact prover's "breaks"
 X2_WRONG = "8/8/2P1k3/8/8/8/2K5/8 w - - 0 1"
@@ -54,8 +74,8 @@ def _load_sweep():
 
 
 def test_rules_are_named_stated_and_explained() -> None:
-    assert list(RULES) == ["x1", "x2", "x3", "x4"]
-    assert USED == ("x3", "x4")
+    assert list(RULES) == ["x1", "x2", "x3", "x4", "x5"]
+    assert USED == ("x3", "x4", "x5")
     for rid, rule in RULES.items():
         assert rule.id == rid and rule.statement and len(rule.explanation) > 80
         assert rid in logic.verdict.RULE_TITLES
@@ -112,6 +132,72 @@ def test_x3_kpk_pawn_never_promotes(fen: str, side: chess.Color) -> None:
     step = next(s for s in v.steps if s.kind == "x3-kpk")
     assert step.fact("holds") is True and step.square is not None
     assert EXACT.solve(board, side, max_seconds=5, pv=False).status == "blocked"
+
+
+def _oriented(board: chess.Board, side: chess.Color) -> tuple[int, int, int, int]:
+    w = board.pawns & board.occupied_co[chess.WHITE]
+    b = board.pawns & board.occupied_co[chess.BLACK]
+    wk, bk = board.king(chess.WHITE), board.king(chess.BLACK)
+    assert wk is not None and bk is not None
+    return orient(w, b, wk, bk, side)
+
+
+@pytest.mark.parametrize(("fen", "side"), X5_CASES)
+def test_x5_the_shut_in_king(fen: str, side: chess.Color) -> None:
+    board = chess.Board(fen)
+    assert not logic.detect(board, side, method="paper").blocked
+    assert EXACT.solve(board, side, max_seconds=5, pv=False).status == "blocked"
+    v = logic.detect(board, side, method="extended")
+    assert v.blocked and v.rule == "x5" and v.code == "shut-in" and v.method == "extended"
+    assert v.reason.endswith("(x5)") and "shut in" in v.headline
+    r = shut_in(*_oriented(board, side))
+    assert r.holds and v.args == (r.states,)
+    # the boards: the king's reachable squares (its own square among them), Black's two
+    # squares as the king mask, never reached nor attacked
+    k, other = board.king(side), board.king(not side)
+    assert v.below >> k & 1 and v.king_mask >> other & 1 and v.king_mask.bit_count() == 2
+    assert not v.below & v.king_mask
+    # the same verdict by the oriented path, the search's test and with the other colour
+    # asked first
+    logic.clear_cache()
+    logic.detect(board, not side, method="extended")
+    assert logic.detect(board, side, method="extended") == v
+    w = board.pawns & board.occupied_co[chess.WHITE]
+    b = board.pawns & board.occupied_co[chess.BLACK]
+    assert logic.detect_bitboards(w, b, board.king(chess.WHITE), board.king(chess.BLACK),
+                                  side, method="extended") == v
+    assert logic.METHODS["extended"].is_blocked(w, b, board.king(chess.WHITE),
+                                                board.king(chess.BLACK), side)
+    # traced: its three steps after the paper's verdict, the last with Black's squares as
+    # a king map that holds; the code pane has a line for every step
+    t = logic.detect(board, side, method="extended", trace=True)
+    kinds = [s.kind for s in t.steps]
+    assert kinds.index("paper-verdict") < kinds.index("x5-region") < kinds.index(
+        "x5-search") < kinds.index("x5-tempo") < len(kinds) - 1
+    tempo = next(s for s in t.steps if s.kind == "x5-tempo")
+    assert tempo.board("kingmap") == v.king_mask and tempo.fact("holds") is True
+    assert t.blocked and t.rule == "x5" and t.steps[-1].section == "x5"
+    assert all(line_of(LISTINGS["extended"], s) is not None for s in t.steps), kinds
+
+
+@pytest.mark.parametrize(("fen", "side", "code"), X5_FAILS)
+def test_x5_says_why_it_does_not_apply(fen: str, side: chess.Color, code: str) -> None:
+    board = chess.Board(fen)
+    r = shut_in(*_oriented(board, side))
+    assert r.code == code and not r.holds and code in CODES
+    v = logic.detect(board, side, method="extended", trace=True)
+    assert v.rule != "x5"
+    step = [s for s in v.steps if s.kind.startswith("x5-")][-1]
+    assert step.fact("holds") is False and step.fact("code") == code
+    if r.square >= 0:  # the square where it fails, in real coordinates
+        real = r.square if side else r.square ^ 0x38
+        assert step.changed >> real & 1 and chess.square_name(real) in step.text
+
+
+def test_x5_gives_up_beyond_its_state_limit() -> None:
+    w, b, wk, bk = _oriented(chess.Board(X5_CASES[2][0]), X5_CASES[2][1])
+    assert shut_in(w, b, wk, bk).states > 2
+    assert shut_in(w, b, wk, bk, limit=2).code == "too-many"
 
 
 def test_x1_is_dropped_with_its_counterexample() -> None:

@@ -46,7 +46,7 @@ from logic.bitboards import BB_ALL, BB_NOT_A, BB_NOT_H, flip, king_attacks_setwi
 from logic.fence import marking
 from logic.paper import PAPER, NoteSeed, classify, paper_note_text, paper_notes
 from logic.records import Boards, Note, Structure
-from logic.shutin import REGION_LIMIT, STATE_LIMIT, ShutIn, king_box, shut_in
+from logic.shutin import REGION_LIMIT, STATE_LIMIT, ShutIn, closed_boxes, king_box, shut_in
 from logic.static import CACHE_LIMIT, StaticMethod
 from logic.steps import Recorder
 from logic.verdict import DeferredVerdict, Verdict
@@ -311,7 +311,7 @@ class ExtendedMethod(StaticMethod):
     prover on the sweep of ``tests/data/extended_sweep.py``)."""
 
     name = "extended"
-    label = "extended (paper + x3, x4, x5)"
+    label = "extended (paper + x3-x5)"
     title = "David, Felner & Netanyahu (2004) plus criteria checked against the exact prover"
     king_section = "paper 2.3"
     region = "below"
@@ -482,12 +482,15 @@ class ExtendedMethod(StaticMethod):
         if kpk_pawn >= 0:
             return ((_USE_X2 and kpk_draw(1 << kpk_pawn, 0, owk, obk))
                     or kpk_no_promotion(1 << kpk_pawn, 0, owk, obk))
-        return x5 and self.x5_unoriented(w, b, wk, bk, color) is not None
+        # x5: the structure's closed boxes, then the king's own region and the search
+        return x5 >> owk & 1 == 1 and self.x5_unoriented(w, b, wk, bk, color) is not None
 
     def _entry(self, w: int, b: int, color: bool) -> Any:
         """The search cache's entry for the unoriented pawns and a colour: the paper's
-        structure (None if it fails whatever the kings), x4's (likewise) and the KPK
-        pawn's oriented square (-1: not KPK); :data:`_HOPELESS` when nothing can hold,
+        structure (None if it fails whatever the kings), x4's (likewise), the KPK
+        pawn's oriented square (-1: not KPK) and the oriented squares where White's king
+        can be shut in (x5, :func:`~logic.shutin.closed_boxes`; 0: nowhere);
+        :data:`_HOPELESS` when nothing can hold,
         :data:`_MATERIAL` when the side has no pawns."""
         ow, ob = (w, b) if color else (chess.flip_vertical(b), chess.flip_vertical(w))
         if not ow:
@@ -501,11 +504,13 @@ class ExtendedMethod(StaticMethod):
             # one when it removed nothing)
             xst = self.region_of(ow, ob) if removed or (m | m >> 8) & 0xFF == 0xFF else None
             kpk_pawn = ow.bit_length() - 1 if not ob and not ow & (ow - 1) else -1
-            # x5 needs a defender's pawn and no pawn attacking an enemy pawn
-            x5 = bool(ob) and not ow & (((ob >> 9) & _NOT_H) | ((ob >> 7) & _NOT_A))
+            # x5 needs a defender's pawn, no pawn attacking an enemy pawn, and White's king
+            # in a closed box (the oriented squares where that can be)
+            ob_att = ((ob >> 9) & _NOT_H) | ((ob >> 7) & _NOT_A)
+            x5 = closed_boxes(ow, ob_att, ob) if ob and not ow & ob_att else 0
             e = (pst if pst[0] is None else None, xst if xst is not None and xst[0] is None
                  else None, kpk_pawn, x5)
-            if e == (None, None, -1, False):
+            if e == (None, None, -1, 0):
                 e = _HOPELESS
         if len(self.sides) >= CACHE_LIMIT:
             self.sides.clear()
@@ -571,9 +576,9 @@ class ExtendedMethod(StaticMethod):
         us, them = rec.us, rec.them
         facts = (("rule", "x5"), ("holds", r.holds), ("code", r.code), ("states", r.states))
         if r.code in ("lever", "open"):
-            text = (f"x5: {us}'s pawn on {rec.name(r.square)} attacks a {them} pawn: the pawns "
+            text = (f"{us}'s pawn on {rec.name(r.square)} attacks a {them} pawn: the pawns "
                     "can change, so x5 does not apply." if r.code == "lever" else
-                    f"x5: {us}'s king is not shut in: its region reaches a {them} pawn or "
+                    f"{us}'s king is not shut in: its region reaches a {them} pawn or "
                     f"{them}'s king, or has more than {REGION_LIMIT} squares.")
             rec.add("x5-region", "x5", "x5: the king's box", text,
                     changed=(1 << r.square) if r.square >= 0 else 0, marked=b_att,
@@ -582,32 +587,32 @@ class ExtendedMethod(StaticMethod):
         n = r.region.bit_count()
         on = rec.names(r.region) if n <= 4 else f"{n} squares"
         rec.add("x5-region", "x5", "x5: the king's box",
-                f"x5: {us}'s king is shut in ({on}) by {them}'s pawn attacks and its own pawns; "
+                f"{us}'s king is shut in ({on}) by {them}'s pawn attacks and its own pawns; "
                 f"{them} now only marks time with its king.",
                 changed=r.region, marked=b_att, below=r.region, facts=facts)
         where = rec.name(r.square) if r.square >= 0 else ""
         failed = {
-            "capture": f"a {us} pawn can reach {where}, where it attacks a {them} pawn",
-            "promotion": f"a {us} pawn can reach {where} and promote",
+            "capture": f"A {us} pawn can reach {where}, where it attacks a {them} pawn",
+            "promotion": f"A {us} pawn can reach {where} and promote",
             "king-takes": f"{us}'s king can reach {where} and take the unprotected {them} pawn",
-            "too-many": f"more than {STATE_LIMIT:,} positions: x5 gives up",
+            "too-many": f"More than {STATE_LIMIT:,} positions: x5 gives up",
             "no-tempo": f"{us}'s pieces come near {them}'s king (at {where}): {them} has no "
                         "two safe squares to step between",
         }
         moved = r.pawns & ~w
         if not r.holds:
-            rec.add("x5-search", "x5", "x5: White's positions",
-                    f"x5: {failed[r.code]} ({r.states:,} positions explored): x5 does not "
+            rec.add("x5-search", "x5", "x5: every position",
+                    f"{failed[r.code]} ({r.states:,} positions explored): x5 does not "
                     "apply.",
                     changed=(1 << r.square) if r.square >= 0 else moved, marked=b_att,
                     below=r.kings, facts=facts)
             return None
-        rec.add("x5-search", "x5", "x5: White's positions",
-                f"x5: while {them} marks time, {us} reaches {r.states:,} positions (king and "
+        rec.add("x5-search", "x5", "x5: every position",
+                f"While {them} marks time, {us} reaches {r.states:,} positions (king and "
                 "pawns); in none can it capture or promote.",
                 changed=moved | r.kings, marked=b_att, below=r.kings, facts=facts)
-        rec.add("x5-tempo", "x5", "x5: Black marks time",
-                f"x5: {them}'s king steps between "
+        rec.add("x5-tempo", "x5", "x5: marking time",
+                f"{them}'s king steps between "
                 + " and ".join(rec.name(sq) for sq in chess.scan_forward(r.tempo))
                 + f" for ever, out of {us}'s reach: {us} cannot win, whoever moves.",
                 changed=r.tempo, marked=b_att, below=r.kings, kingmap=r.tempo, facts=facts)

@@ -20,6 +20,7 @@ __all__ = [
     "marking",
     "dfs_fence",
     "figure8_fast",
+    "file_bytes",
     "ccl_labels",
     "ccl_separates",
     "king_reach",
@@ -119,9 +120,26 @@ def _byte_run_hits() -> list[list[int]]:
 _HITS = _byte_run_hits()
 
 
+#: ``_SPREAD[r][x]``: rank ``r``'s byte ``x`` spread into file bytes (bit ``r`` of byte
+#: ``f`` for each file ``f`` in ``x``): one lookup per rank transposes a bitboard
+_SPREAD = [[sum(1 << (8 * f + r) for f in range(8) if x >> f & 1) for x in range(256)]
+           for r in range(8)]
+_T0, _T1, _T2, _T3, _T4, _T5, _T6, _T7 = _SPREAD
+
+
+def file_bytes(bb: int) -> bytes:
+    """``chess.flip_diagonal(bb).to_bytes(8, "little")``: byte ``f`` holds file ``f``'s
+    squares, bit ``r`` for rank ``r``.  Eight table lookups instead of python-chess's
+    delta swaps (about a quarter fewer instructions on the detector's hot path; a test
+    checks equality on random bitboards)."""
+    r0, r1, r2, r3, r4, r5, r6, r7 = bb.to_bytes(8, "little")
+    return (_T0[r0] | _T1[r1] | _T2[r2] | _T3[r3] | _T4[r4] | _T5[r5] | _T6[r6]
+            | _T7[r7]).to_bytes(8, "little")
+
+
 def figure8_fast(cols: bytes) -> int:
-    """Figure 8's fence from the file bytes ``cols`` (``chess.flip_diagonal(marked)`` as
-    8 little-endian bytes: one byte of ranks per file), without search.
+    """Figure 8's fence from the file bytes ``cols`` (:func:`file_bytes` of the marked
+    squares: one byte of ranks per file), without search.
 
     A run (vertical segment of marked squares) is *alive* if the h-file can be
     reached from it by north, east and south steps.  Figure 8 never steps west,
@@ -241,8 +259,8 @@ def dfs_fence(marked: int, rec: Recorder | None = None) -> int:
         m |= m >> 16
         if (m | (m >> 8)) & 0xFF != 0xFF:
             return 0
-        return figure8_fast(chess.flip_diagonal(marked).to_bytes(8, "little"))
-    cols = chess.flip_diagonal(marked).to_bytes(8, "little")  # cols[f]: bit r = rank r
+        return figure8_fast(file_bytes(marked))
+    cols = file_bytes(marked)  # cols[f]: bit r = rank r
     if 0 in cols:
         empty = ", ".join(chess.FILE_NAMES[f] for f in range(8) if not cols[f])
         rec.add(

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 import chess
 
 from logic.bitboards import BB_NOT_A, BB_NOT_H, NORTH_SPAN
-from logic.fence import ccl_labels, dfs_fence, figure8_fast, king_reach, marking
+from logic.fence import ccl_labels, dfs_fence, figure8_fast, file_bytes, king_reach, marking
 from logic.records import Boards, Note, Structure
 from logic.static import CACHE_LIMIT, StaticMethod
 from logic.steps import Recorder
@@ -30,11 +30,11 @@ __all__ = ["PAPER", "PaperMethod", "NoteSeed", "paper_structure", "cannot_hold",
            "paper_notes", "CODES_32", "SECTIONS"]
 
 _ALL = chess.BB_ALL
+_HIGH = _ALL << 64
 _NOT_A = BB_NOT_A
 _NOT_H = BB_NOT_H
 _FILES = chess.BB_FILES
 _WHITE_PAWN_ATTACKS = chess.BB_PAWN_ATTACKS[chess.WHITE]
-_flip_diagonal = chess.flip_diagonal
 _new = tuple.__new__
 
 
@@ -158,7 +158,7 @@ def paper_structure(
     elif files & 0xFF != 0xFF:  # the fence crosses every file: it needs a marked square on each
         fence = 0
     else:
-        fence = figure8_fast(_flip_diagonal(marked).to_bytes(8, "little"))
+        fence = figure8_fast(file_bytes(marked))
     if not fence:
         return _new(Structure, ("paper 2.3", "no-fence", (), _new(Boards, (
             fixed, marked, 0, 0, 0, 0, 0, _ALL)), (), _ALL, "", 0))
@@ -503,11 +503,23 @@ def _fast_pair(m: PaperMethod) -> Callable[[int, int, int, int], tuple[Verdict, 
     def pair(w: int, b: int, wk: int, bk: int) -> tuple[Verdict, Verdict]:
         # both flips at once: the byte-reversed 128-bit w:b is flip(b):flip(w)
         flipped = int.from_bytes((w << 64 | b).to_bytes(16, "little"), "big")
-        fw, fb = flipped >> 64, flipped & _ALL
-        b_att, fixed, marked, files = marking(w | fw << 64, b | fb << 64)
-        return (side(fw, fb, bk ^ 0x38, wk ^ 0x38, False, b_att >> 64, fixed >> 64,
-                     marked >> 64, files >> 64),
-                side(w, b, wk, bk, True, b_att & _ALL, fixed & _ALL, marked & _ALL, files))
+        fw = flipped >> 64
+        b_att, fixed, marked, files = marking(w | flipped & _HIGH, b | (flipped & _ALL) << 64)
+        fbk, fwk = bk ^ 0x38, wk ^ 0x38
+        # a side with pawns but no marked square on some file has no fence (2.3)
+        if files >> 64 & 0xFF != 0xFF and fw:
+            black = _new(Verdict, (False, "paper", False, "paper 2.3", "ok", "no-fence", (),
+                                   (fixed >> 64, marked >> 64, 0, 0, 0, 0, 0, _ALL), (),
+                                   (fbk, fwk), (), None))
+        else:
+            black = side(fw, flipped & _ALL, fbk, fwk, False, b_att >> 64, fixed >> 64,
+                         marked >> 64, files >> 64)
+        if files & 0xFF != 0xFF and w:
+            return black, _new(Verdict, (True, "paper", False, "paper 2.3", "ok", "no-fence", (),
+                                         (fixed & _ALL, marked & _ALL, 0, 0, 0, 0, 0, _ALL), (),
+                                         (wk, bk), (), None))
+        return black, side(w, b, wk, bk, True, b_att & _ALL, fixed & _ALL, marked & _ALL,
+                           files)
 
     return pair
 

@@ -39,7 +39,8 @@ import chess
 
 from logic.bitboards import BB_ALL, BB_NOT_A, BB_NOT_H, king_attacks_setwise
 
-__all__ = ["ShutIn", "shut_in", "king_box", "REGION_LIMIT", "STATE_LIMIT", "CODES"]
+__all__ = ["ShutIn", "shut_in", "king_box", "closed_boxes", "REGION_LIMIT", "STATE_LIMIT",
+           "CODES"]
 
 #: the most squares White's king region may have now for x5 to be tried
 REGION_LIMIT = 24
@@ -94,10 +95,13 @@ class ShutIn(NamedTuple):
 def king_box(own: int, att: int, enemy: int, k: int, ek: int) -> int:
     """A king's region now, in any orientation: the squares 8-connected to ``k`` through
     squares that the enemy pawns do not attack (``att``) and ``own`` pawns do not hold;
-    0 when it reaches an ``enemy`` pawn, a square next to the enemy king ``ek``, or more
-    than :data:`REGION_LIMIT` squares (x5 is not tried).  For White on the oriented
+    0 when the king stands on an attacked square, or its region reaches an ``enemy``
+    pawn, a square next to the enemy king ``ek``, or more than :data:`REGION_LIMIT`
+    squares (x5 is not tried).  For White on the oriented
     board: ``king_box(w, black_pawn_attacks(b), b, wk, bk)``."""
     free = _ALL & ~(att | own)
+    if not free >> k & 1:
+        return 0  # in check by a pawn: out of scope
     stop = enemy | _KING[ek]
     region = 1 << k
     grown = _KING[k] & free
@@ -108,6 +112,28 @@ def king_box(own: int, att: int, enemy: int, k: int, ek: int) -> int:
             return region
         region |= grown
         grown = king_attacks_setwise(region) & free
+
+
+def closed_boxes(own: int, att: int, enemy: int) -> int:
+    """Every square from which :func:`king_box` can find a closed region, whatever the
+    kings: the union of the 8-connected components of the squares that ``att`` does not
+    attack and ``own`` pawns do not hold, with no ``enemy`` pawn and at most
+    :data:`REGION_LIMIT` squares.  A king outside it is never shut in (the search's
+    per-structure test)."""
+    free = _ALL & ~(att | own)
+    todo = free
+    out = 0
+    while todo:
+        region = todo & -todo
+        while True:
+            grown = king_attacks_setwise(region) & free
+            if grown == region:
+                break
+            region = grown
+        todo &= ~region
+        if not region & enemy and region.bit_count() <= REGION_LIMIT:
+            out |= region
+    return out
 
 
 def _fail(code: str, kings: int, pawns: int, region: int, square: int, states: int) -> ShutIn:

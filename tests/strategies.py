@@ -151,3 +151,60 @@ def extended_case(rng: random.Random, i: int) -> chess.Board:
             continue
         if board is not None and board.is_valid():
             return board.mirror() if rng.random() < 0.5 else board
+
+
+#: kings shut in by their own pawns (x5 of the extended method holds for the side named):
+#: the seeds of :func:`shut_in_case`.  The a-pawn that can only walk into its own king; a
+#: g-file stack; Black's king boxed on the queenside; White stalemated
+SHUT_IN_SEEDS = (
+    "8/2p5/1pP5/1P6/1P6/KP6/PP6/7k w - - 0 1",
+    "8/6k1/6p1/6P1/6PK/6P1/6PP/8 w - - 0 1",
+    "1k6/1p6/pPp3p1/p1Pp1pP1/3PpP2/P1K1P3/8/8 w - - 0 1",
+    "8/8/8/1p6/1P6/KP6/PP6/k7 w - - 0 1",
+)
+
+
+def _mutate(rng: random.Random, board: chess.Board) -> chess.Board:
+    """``board`` with one random change: a king steps, a pawn moves one rank up or down,
+    a pawn appears or disappears (possibly illegal: the caller checks)."""
+    b = board.copy(stack=False)
+    kind = rng.randrange(4)
+    pawns = list(chess.scan_forward(b.pawns))
+    if kind == 0:
+        k = b.king(rng.random() < 0.5)
+        assert k is not None
+        to = rng.choice(list(chess.scan_forward(chess.BB_KING_ATTACKS[k] & ~b.occupied)) or [k])
+        piece = b.remove_piece_at(k)
+        b.set_piece_at(to, piece)
+    elif kind == 1 and pawns:
+        s = rng.choice(pawns)
+        to = s + rng.choice((8, -8))
+        if 8 <= to < 56 and not b.piece_at(to):
+            b.set_piece_at(to, b.remove_piece_at(s))
+    elif kind == 2:
+        s = rng.randrange(8, 56)
+        if not b.piece_at(s):
+            b.set_piece_at(s, chess.Piece(chess.PAWN, rng.random() < 0.5))
+    elif pawns:
+        b.remove_piece_at(rng.choice(pawns))
+    return b
+
+
+def shut_in_case(rng: random.Random) -> chess.Board:
+    """A random walk of one to eight :func:`_mutate` steps from one of
+    :data:`SHUT_IN_SEEDS`, mirrored left-right and/or colour-flipped at random: boxed
+    kings and their near misses (the sweep's family for x5)."""
+    while True:
+        board = chess.Board(rng.choice(SHUT_IN_SEEDS))
+        for _ in range(rng.randint(1, 8)):
+            board = _mutate(rng, board)
+        if rng.random() < 0.5:
+            board = board.transform(chess.flip_horizontal)
+        if rng.random() < 0.5:
+            board = board.mirror()
+        board.turn = rng.random() < 0.5
+        if board.is_valid():
+            return board
+        board.turn = not board.turn
+        if board.is_valid():
+            return board

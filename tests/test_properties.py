@@ -161,6 +161,13 @@ def test_fast_flip_is_python_chess_flip_vertical(bb: int) -> None:
     assert flip(bb) == chess.flip_vertical(bb)
 
 
+@given(st.integers(min_value=0, max_value=chess.BB_ALL))
+def test_file_bytes_is_python_chess_flip_diagonal(bb: int) -> None:
+    from logic.fence import file_bytes
+
+    assert file_bytes(bb) == chess.flip_diagonal(bb).to_bytes(8, "little")
+
+
 @settings(max_examples=300, deadline=None)
 @given(kp_boards(), methods)
 def test_is_blocked_is_detect_blocked(board: chess.Board, method: str) -> None:

@@ -132,8 +132,13 @@ EXACT_LEGEND: tuple[LegendItem, ...] = (
 )
 
 
+#: the extended method's x5: the two squares the defending king marks time on
+X5_TEMPO = LegendItem("kingmap", "kingmap_holds", "H",
+                      "H = the defending king marks time here (x5)")
+
 #: the legends of methods with overlays of their own (the others share :data:`LEGEND`)
-METHOD_LEGENDS: dict[str, tuple[LegendItem, ...]] = {"exact": EXACT_LEGEND}
+METHOD_LEGENDS: dict[str, tuple[LegendItem, ...]] = {"exact": EXACT_LEGEND,
+                                                     "extended": LEGEND + (X5_TEMPO,)}
 
 
 def legend_items(method: str, *, kpk: bool = False, search: bool = False,

@@ -2,15 +2,17 @@
 
 Usage (from the project root)::
 
-    python tests/data/extended_sweep.py rules [--count 200000] [--seconds 2] [--seed 2004]
+    python tests/data/extended_sweep.py rules [--count 200000] [--shut-in 10000] [--seconds 2]
+                                              [--seed 2004]
     python tests/data/extended_sweep.py recall [--seconds 3] [--cache FILE.jsonl]
 
 ``rules``: every (position, side) of ``--count`` generated near-fortresses
 (:func:`tests.strategies.extended_case`: the seeded random near-fortresses of
 ``tests.strategies``, the wall families of ``tests/data/make_corpus.py`` and KPK
-boards, half of them colour-mirrored) and of every corpus (the diagram library, our
-``sf_corpus.jsonl`` and ``../shared/corpora/*.epd``, the 85,007 master-game positions
-included) is decided by ``method="extended"``.  Wherever a criterion of
+boards, half of them colour-mirrored), of ``--shut-in`` boxed kings and their near
+misses (:func:`tests.strategies.shut_in_case`, x5's family) and of every corpus (the
+diagram library, our ``sf_corpus.jsonl`` and ``../shared/corpora/*.epd``, the 85,007
+master-game positions included) is decided by ``method="extended"``.  Wherever a criterion of
 ``logic.extended.RULES`` decides (the paper proves no blockage), the exact prover
 judges the board with each legal side to move (a static verdict does not know who
 moves): "wrong" if it breaks through with either, "unknown" if its budget runs out
@@ -44,7 +46,7 @@ from logic.bitboards import orient  # noqa: E402
 from logic.extended import RULES, kpk_draw, x1_blocked  # noqa: E402
 from logic.position import iter_epd  # noqa: E402
 from tests.conftest import SHARED  # noqa: E402
-from tests.strategies import extended_case, random_near_fortress  # noqa: E402
+from tests.strategies import extended_case, random_near_fortress, shut_in_case  # noqa: E402
 
 EXACT = logic.METHODS["exact"]
 
@@ -175,7 +177,7 @@ class Table:
                                 for r in RULES if self.fires[(r, w)]) for w in wheres))
 
 
-def rules(count: int, seconds: float, seed: int) -> None:
+def rules(count: int, seconds: float, seed: int, shut_in: int = 10_000) -> None:
     t0 = time.perf_counter()
     table = Table()
     rng = random.Random(seed)
@@ -183,13 +185,18 @@ def rules(count: int, seconds: float, seed: int) -> None:
         table.add("generated", extended_case(rng, i), seconds)
         if i % 10000 == 9999:
             print(f"{i + 1:,} generated, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+    rng = random.Random(seed + 1)
+    for i in range(shut_in):
+        table.add("shut-in", shut_in_case(rng), seconds)
+        if i % 1000 == 999:
+            print(f"{i + 1:,} shut-in, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     sets = {"near-fortress-2026": soundness_set(), **corpora()}
     for name, boards in sets.items():
         for b in boards:
             table.add(name, b, seconds)
         print(f"{name}: {len(boards):,} positions, {time.perf_counter() - t0:.0f} s",
               file=sys.stderr)
-    table.print(["generated", *sets])
+    table.print(["generated", "shut-in", *sets])
     print(f"\n{time.perf_counter() - t0:.0f} s; exact {seconds} s per side to move")
 
 
@@ -238,12 +245,14 @@ def main(argv: list[str]) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("what", choices=["rules", "recall"])
     ap.add_argument("--count", type=int, default=200_000)
+    ap.add_argument("--shut-in", type=int, default=10_000,
+                    help="positions of the shut-in family (tests.strategies.shut_in_case)")
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--seed", type=int, default=2004)
     ap.add_argument("--cache", type=Path, default=Path("extended-recall.jsonl"))
     args = ap.parse_args(argv)
     if args.what == "rules":
-        rules(args.count, args.seconds, args.seed)
+        rules(args.count, args.seconds, args.seed, args.shut_in)
     else:
         recall(args.seconds, args.cache)
 

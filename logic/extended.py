@@ -317,6 +317,8 @@ class ExtendedMethod(StaticMethod):
     region = "below"
     structural = PAPER.structural
     rules = RULES
+    #: x5's king mask: the two squares the defending king marks time on
+    kingmap_codes = frozenset(("shut-in",))
 
     def __init__(self) -> None:
         super().__init__()
@@ -463,8 +465,9 @@ class ExtendedMethod(StaticMethod):
         return _relabel(pv)
 
     def is_blocked(self, w: int, b: int, wk: int, bk: int, color: bool) -> bool:
-        """The search's interior-node test: the paper's structure and x4's, cached
-        together per pawn structure and colour (one lookup a node), then the kings."""
+        """The search's interior-node test: the paper's structure, x4's and the squares
+        where x5 can shut a king in, cached together per pawn structure and colour (one
+        lookup a node), then the kings (x5's walk only for a king inside such a box)."""
         e = self.sides.get((w, b, color))
         if e is None:
             e = self._entry(w, b, bool(color))

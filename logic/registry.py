@@ -33,7 +33,9 @@ class Method:
     (source and year), ``static`` (True for the king-independent-structure detectors
     that are cheap enough for every search node), ``king_section`` (the section that
     decides the kings' sides), ``region`` (the step board naming the attacking
-    king's region: ``"below"`` or ``"flood"``).
+    king's region: ``"below"`` or ``"flood"``), ``kingmap_codes`` (the verdict codes
+    whose king mask holds the squares where the defending king holds, drawn as a king
+    map rather than as squares it must stand on).
 
     A method decides on an *oriented* legal K+P position (the side under test is
     White; Black is White on the flipped board, see ``logic.bitboards.orient``):
@@ -56,6 +58,7 @@ class Method:
     label = ""
     title = ""
     static = True
+    kingmap_codes: frozenset[str] = frozenset()
     king_section = ""
     region = "below"
 

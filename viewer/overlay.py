@@ -10,13 +10,15 @@ fences; it only reads what the detector recorded: the region board a method name
 (``logic.METHODS[name].region``), the pawn notes' and classify steps' facts
 (category, ok, rule), never a step's text.
 
-The exact prover's records draw the same way: its king map (``Verdict.king_mask`` of a
-method that is not ``static``, the ``kingmap`` board and ``holds`` fact of its
-``exact-kings`` step) with a letter, H where the defending king holds or B where the
-attacking king breaks through; an ``exact-structure`` step's ``structure_white`` /
-``structure_black`` boards as ghost pawns instead of the board's pawns; an
-``exact-move`` step's position after the move (fact ``fen``) and an arrow from ``from``
-to ``to`` labelled with its ``san``.
+A static verdict whose code is one of its method's ``kingmap_codes`` (extended's x5)
+draws its king mask as a king map of holding squares (H), not as squares the defending
+king must stand on.  The exact prover's records draw the same way: its king map
+(``Verdict.king_mask`` of a method that is not ``static``, the ``kingmap`` board and
+``holds`` fact of its ``exact-kings`` step) with a letter, H where the defending king
+holds or B where the attacking king breaks through; an ``exact-structure`` step's
+``structure_white`` / ``structure_black`` boards as ghost pawns instead of the board's
+pawns; an ``exact-move`` step's position after the move (fact ``fen``) and an arrow from
+``from`` to ``to`` labelled with its ``san``.
 """
 
 from __future__ import annotations
@@ -124,6 +126,10 @@ def live_overlay(v: Verdict | None) -> Overlay:
     if _proves(v):
         return _proof_overlay(v)
     km = v.king_mask
+    method = METHODS.get(v.method)
+    kingmap = km if method is not None and v.code in method.kingmap_codes else 0
+    if kingmap:
+        km = chess.BB_ALL
     return Overlay(
         marked=v.marked,
         fence=v.fence,
@@ -132,6 +138,7 @@ def live_overlay(v: Verdict | None) -> Overlay:
         fixed=v.fixed,
         badges=_badges(v),
         king_mask=0 if km == chess.BB_ALL else km,
+        kingmap=kingmap,
     )
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from logic.registry import METHODS
+
 RGB = tuple[int, int, int]
 
 #: Okabe-Ito palette
@@ -154,6 +156,10 @@ def legend_items(method: str, *, kpk: bool = False, search: bool = False,
         elif code == "breaks":
             items = tuple(i for i in items if i is not EXACT_HOLDS)
         elif code is not None:
+            items = tuple(i for i in items if i.style != "kingmap")
+    elif code is not None:  # a king map only where the verdict's code draws one (x5)
+        m = METHODS.get(method)
+        if m is None or code not in m.kingmap_codes:
             items = tuple(i for i in items if i.style != "kingmap")
     return items + (KPK_LEGEND if kpk else ()) + (ARROW_LEGEND if search else ())
 

@@ -30,7 +30,6 @@ __all__ = ["PAPER", "PaperMethod", "NoteSeed", "paper_structure", "cannot_hold",
            "paper_notes", "CODES_32", "SECTIONS"]
 
 _ALL = chess.BB_ALL
-_HIGH = _ALL << 64
 _NOT_A = BB_NOT_A
 _NOT_H = BB_NOT_H
 _FILES = chess.BB_FILES
@@ -503,23 +502,11 @@ def _fast_pair(m: PaperMethod) -> Callable[[int, int, int, int], tuple[Verdict, 
     def pair(w: int, b: int, wk: int, bk: int) -> tuple[Verdict, Verdict]:
         # both flips at once: the byte-reversed 128-bit w:b is flip(b):flip(w)
         flipped = int.from_bytes((w << 64 | b).to_bytes(16, "little"), "big")
-        fw = flipped >> 64
-        b_att, fixed, marked, files = marking(w | flipped & _HIGH, b | (flipped & _ALL) << 64)
-        fbk, fwk = bk ^ 0x38, wk ^ 0x38
-        # a side with pawns but no marked square on some file has no fence (2.3)
-        if files >> 64 & 0xFF != 0xFF and fw:
-            black = _new(Verdict, (False, "paper", False, "paper 2.3", "ok", "no-fence", (),
-                                   (fixed >> 64, marked >> 64, 0, 0, 0, 0, 0, _ALL), (),
-                                   (fbk, fwk), (), None))
-        else:
-            black = side(fw, flipped & _ALL, fbk, fwk, False, b_att >> 64, fixed >> 64,
-                         marked >> 64, files >> 64)
-        if files & 0xFF != 0xFF and w:
-            return black, _new(Verdict, (True, "paper", False, "paper 2.3", "ok", "no-fence", (),
-                                         (fixed & _ALL, marked & _ALL, 0, 0, 0, 0, 0, _ALL), (),
-                                         (wk, bk), (), None))
-        return black, side(w, b, wk, bk, True, b_att & _ALL, fixed & _ALL, marked & _ALL,
-                           files)
+        fw, fb = flipped >> 64, flipped & _ALL
+        b_att, fixed, marked, files = marking(w | fw << 64, b | fb << 64)
+        return (side(fw, fb, bk ^ 0x38, wk ^ 0x38, False, b_att >> 64, fixed >> 64,
+                     marked >> 64, files >> 64),
+                side(w, b, wk, bk, True, b_att & _ALL, fixed & _ALL, marked & _ALL, files))
 
     return pair
 

@@ -16,7 +16,9 @@ import chess
 
 from logic.bitboards import pawn_attacks
 from logic.exact_tables import (
+    DOUBLE,
     KCAP,
+    PUSH,
     Legal,
     Moves,
     bits,
@@ -207,22 +209,27 @@ def reach_moves(moves: Moves, xr: int, dr: int
     capture: ask :func:`progress`).  King captures need the captured pawn next to the
     capturing king's region."""
     out: list[tuple[tuple[int, int], int, int, int, int]] = []
-    for mv in moves.x:
-        if mv.child is None:
-            continue
-        if mv.kind == KCAP:
-            if _KA[mv.sq] & xr:
-                out.append((mv.child, xr | 1 << mv.sq, dr, mv.gx, mv.gd))
-            continue
-        out.append((mv.child, xr, dr, mv.gx, mv.gd))
-        out.extend((k, xr, dr, -1, -1) for k in mv.ep)
-    for mv in moves.d:
-        if mv.child is None:
-            continue
-        if mv.kind == KCAP:
-            if _KA[mv.sq] & dr:
-                out.append((mv.child, xr, dr | 1 << mv.sq, mv.gx, mv.gd))
-            continue
-        out.append((mv.child, xr, dr, mv.gx, mv.gd))
-        out.extend((k, xr, dr, -1, -1) for k in mv.ep)
+    for side, xmoves in ((0, moves.x), (1, moves.d)):
+        for mv in xmoves:
+            if mv.child is None:
+                continue
+            kind = mv.kind
+            if kind == KCAP:
+                if _KA[mv.sq] & (dr if side else xr):
+                    if side:
+                        out.append((mv.child, xr, dr | 1 << mv.sq, mv.gx, mv.gd))
+                    else:
+                        out.append((mv.child, xr | 1 << mv.sq, dr, mv.gx, mv.gd))
+                continue
+            xs, ds = xr, dr
+            if kind in (PUSH, DOUBLE):
+                # a push needs both kings off the squares the pawn enters or passes: a
+                # king whose whole region is such a square blocks it for ever, and after
+                # it no king stands there
+                block = 1 << mv.sq | (1 << mv.mid if kind == DOUBLE else 0)
+                xs, ds = xr & ~block, dr & ~block
+                if not xs or not ds:
+                    continue
+            out.append((mv.child, xs, ds, mv.gx, mv.gd))
+            out.extend((k, xs, ds, -1, -1) for k in mv.ep)
     return out

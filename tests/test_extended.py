@@ -5,6 +5,7 @@ checks every criterion against the exact prover, and the search option."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import random
@@ -14,7 +15,6 @@ import pytest
 
 import logic
 from logic import kpk
-from logic.bitboards import orient
 from logic.extended import RULES, USED, kpk_draw, kpk_no_promotion, x1_blocked
 from logic.search import search_board
 from logic.shutin import CODES, closed_boxes, king_box, shut_in
@@ -63,6 +63,7 @@ X5_FAILS = [
 X2_WRONG = "8/8/2P1k3/8/8/8/2K5/8 w - - 0 1"
 
 
+@functools.cache
 def _load_sweep():
     spec = importlib.util.spec_from_file_location("_extended_sweep",
                                                   DATA / "extended_sweep.py")
@@ -134,11 +135,8 @@ def test_x3_kpk_pawn_never_promotes(fen: str, side: chess.Color) -> None:
 
 
 def _oriented(board: chess.Board, side: chess.Color) -> tuple[int, int, int, int]:
-    w = board.pawns & board.occupied_co[chess.WHITE]
-    b = board.pawns & board.occupied_co[chess.BLACK]
-    wk, bk = board.king(chess.WHITE), board.king(chess.BLACK)
-    assert wk is not None and bk is not None
-    return orient(w, b, wk, bk, side)
+    """The sweep's ``oriented``: the side under test as White."""
+    return _load_sweep().oriented(board, side)
 
 
 @pytest.mark.parametrize(("fen", "side"), X5_CASES)

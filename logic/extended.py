@@ -133,7 +133,7 @@ RULES: dict[str, Rule] = {
         "and forth between two squares no White piece can ever reach or attack. Against it "
         "the Black pawns stand still, so White plays alone; x5 enumerates every position of "
         "White's king and pawns (king steps off attacked squares, pawn pushes) from a king "
-        "region that is closed now (at most 16 squares, at most 4,096 positions). If none "
+        "region that is closed now (at most 24 squares, at most 4,096 positions). If none "
         "lets a pawn attack a Black pawn, the king take an unprotected one, a pawn promote, "
         "or a White piece reach Black's two squares, White never changes the pawns, never "
         "promotes and never gives check: it cannot win, whoever is to move. It sees the "

@@ -43,7 +43,7 @@ __all__ = ["ShutIn", "shut_in", "king_box", "closed_boxes", "REGION_LIMIT", "STA
            "CODES"]
 
 #: the most squares White's king region may have now for x5 to be tried
-REGION_LIMIT = 16
+REGION_LIMIT = 24
 #: the most (king, pawns) states the search explores before giving up
 STATE_LIMIT = 4096
 

@@ -475,6 +475,9 @@ class ExtendedMethod(StaticMethod):
             return False
         if e is _MATERIAL:
             return True
+        if e.__class__ is int:  # only x5 can hold: the squares where a king is shut in
+            return (e >> (wk if color else bk ^ 0x38) & 1 == 1
+                    and self.x5_unoriented(w, b, wk, bk, color) is not None)
         pst, xst, kpk_pawn, x5 = e
         owk, obk = (wk, bk) if color else (bk ^ 0x38, wk ^ 0x38)
         # each decide only where White's king stands below its fence (its first test)
@@ -492,8 +495,9 @@ class ExtendedMethod(StaticMethod):
         """The search cache's entry for the unoriented pawns and a colour: the paper's
         structure (None if it fails whatever the kings), x4's (likewise), the KPK
         pawn's oriented square (-1: not KPK) and the oriented squares where White's king
-        can be shut in (x5, :func:`~logic.shutin.closed_boxes`; 0: nowhere);
-        :data:`_HOPELESS` when nothing can hold,
+        can be shut in (x5, :func:`~logic.shutin.closed_boxes`; 0: nowhere); only those
+        squares (an ``int``) when nothing else can hold; :data:`_HOPELESS` when nothing
+        can hold at all,
         :data:`_MATERIAL` when the side has no pawns."""
         ow, ob = (w, b) if color else (chess.flip_vertical(b), chess.flip_vertical(w))
         if not ow:
@@ -513,8 +517,8 @@ class ExtendedMethod(StaticMethod):
             x5 = closed_boxes(ow, ob_att, ob) if ob and not ow & ob_att else 0
             e = (pst if pst[0] is None else None, xst if xst is not None and xst[0] is None
                  else None, kpk_pawn, x5)
-            if e == (None, None, -1, 0):
-                e = _HOPELESS
+            if e[:3] == (None, None, -1):
+                e = x5 or _HOPELESS
         if len(self.sides) >= CACHE_LIMIT:
             self.sides.clear()
         self.sides[(w, b, color)] = e

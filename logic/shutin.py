@@ -116,25 +116,20 @@ def king_box(own: int, att: int, enemy: int, k: int, ek: int) -> int:
 
 
 def closed_boxes(own: int, att: int, enemy: int) -> int:
-    """Every square from which :func:`king_box` can find a closed region, whatever the
-    kings: the union of the 8-connected components of the squares that ``att`` does not
-    attack and ``own`` pawns do not hold, with no ``enemy`` pawn and at most
-    :data:`REGION_LIMIT` squares.  A king outside it is never shut in (the search's
-    per-structure test)."""
+    """The squares from which :func:`king_box` may find a closed region, whatever the
+    kings: the squares that ``att`` does not attack and ``own`` pawns do not hold, minus
+    those 8-connected through such squares to an ``enemy`` pawn (a king there can reach
+    it).  A king outside this set is never shut in: the search's per-structure test, one
+    flood from the enemy pawns (the size limit and the enemy king are left to
+    :func:`king_box`)."""
     free = _ALL & ~(att | own)
-    todo = free
-    out = 0
-    while todo:
-        region = todo & -todo
-        while True:
-            grown = king_attacks_setwise(region) & free
-            if grown == region:
-                break
-            region = grown
-        todo &= ~region
-        if not region & enemy and region.bit_count() <= REGION_LIMIT:
-            out |= region
-    return out
+    reach = enemy & free
+    while True:
+        g = reach | ((reach << 1) & _NOT_A & _ALL) | ((reach >> 1) & _NOT_H)
+        g = (g | ((g << 8) & _ALL) | (g >> 8)) & free
+        if g == reach:
+            return free & ~reach
+        reach = g
 
 
 def _fail(code: str, kings: int, pawns: int, region: int, square: int, states: int) -> ShutIn:

@@ -8,13 +8,12 @@ the custom-drawn parts (:mod:`viewer.components`, :mod:`viewer.code`,
 :mod:`viewer.analysis_pane`), the view (:mod:`viewer.view`) and the background
 analysis (:mod:`viewer.analysis`).
 
-An idle window sleeps: it redraws only after input, while something moves (playback,
-a drag, a widget's hover for half a second after input, a focused text field's cursor,
-a background proof's progress four times a second) and when a background job reports;
-otherwise it waits for events without drawing.
-:meth:`App.run` takes ``max_frames`` and a list of events to inject, so tests drive the
-real loop with real pygame events and deterministic time (``dt`` is fixed and every
-frame is drawn when events are injected or frames are counted).
+An idle window sleeps: it redraws only after input, while something moves (playback, a
+drag, a widget's hover for half a second after input, a focused text field's cursor, a
+background proof's progress four times a second) and when a background job reports;
+otherwise it waits for events without drawing.  :meth:`App.run` takes ``max_frames`` and
+events to inject, so tests drive the real loop with real pygame events and deterministic
+time (``dt`` is fixed; every frame is drawn when events are injected or frames counted).
 """
 
 from __future__ import annotations
@@ -54,9 +53,8 @@ MAX_SIDE = 16384
 WAKE = pygame.event.custom_type()
 #: seconds of redrawing after input (widgets' hover and press effects)
 ACTIVE_AFTER_INPUT = 0.5
-#: the interpreter's thread switch interval while the window is open (seconds): a proof
-#: in the background holds the GIL for at most this long before the frame loop gets it
-#: (Python's default, 5 ms, made frames during a proof about 1.5 times slower)
+#: the interpreter's thread switch interval while the window is open (seconds): a background
+#: proof holds the GIL at most this long (Python's 5 ms made frames 1.5 times slower)
 SWITCH_INTERVAL = 0.001
 _NONE = pygame.Rect(0, 0, 0, 0)
 

@@ -99,10 +99,10 @@ PAPER_AND_FLOOD = ("paper", "flood")
 
 
 def heuristic_blocked(sources: list[tuple[str, list[chess.Board]]],
-                      only: tuple[str, ...] | None = PAPER_AND_FLOOD) -> list[Case]:
+                      extended_only: bool = False) -> list[Case]:
     """Every (position, side) of ``sources`` that the paper or the flood calls blocked,
-    once; with ``only=None``, those that only other static methods call blocked (the
-    extended criteria's own claims).  ``Case.methods`` names every claimant."""
+    once; with ``extended_only``, those that only other static methods call blocked
+    (the extended criteria's own claims).  ``Case.methods`` names every claimant."""
     out: list[Case] = []
     seen: set[tuple[str, bool]] = set()
     for src, boards in sources:
@@ -112,7 +112,7 @@ def heuristic_blocked(sources: list[tuple[str, list[chess.Board]]],
                            if logic.detect(b, side, method=m).blocked]
                 key = (b.fen(), side)
                 first = any(m in PAPER_AND_FLOOD for m in methods)
-                if methods and key not in seen and first == (only is not None):
+                if methods and key not in seen and first != extended_only:
                     seen.add(key)
                     out.append(Case(src, b.fen(), side, "+".join(methods)))
     return out
@@ -190,7 +190,7 @@ def run_exact_bench(args: argparse.Namespace, out: TextIO) -> int:
     sources = [("built-in", list(base_boards.values())), *loaded]
     sets = {"built-in": file_set("built-in", list(base_boards.values()), args.sample or 0),
             "heuristic-blocked": heuristic_blocked(sources),
-            "extended-only-blocked": heuristic_blocked(sources, only=None)}
+            "extended-only-blocked": heuristic_blocked(sources, extended_only=True)}
     for name, boards in loaded:
         sets[name] = file_set(name, boards, args.sample or 0)
     result: dict[str, Any] = {"seconds": args.exact_seconds, "sets": {}}

@@ -207,10 +207,12 @@ def reach_moves(moves: Moves, xr: int, dr: int
     """The structure-changing moves possible with the kings somewhere in ``xr`` / ``dr``:
     ``(child, X-king squares, D-king squares, gx, gd)`` (``gx`` = -1 for an en-passant
     capture: ask :func:`progress`).  King captures need the captured pawn next to the
-    capturing king's region."""
+    capturing king's region; a push needs both kings off the squares it enters or
+    passes (a king whose region is only such squares blocks it), and the child is
+    seeded without them."""
     out: list[tuple[tuple[int, int], int, int, int, int]] = []
-    for side, xmoves in ((0, moves.x), (1, moves.d)):
-        for mv in xmoves:
+    for side, side_moves in ((0, moves.x), (1, moves.d)):
+        for mv in side_moves:
             if mv.child is None:
                 continue
             kind = mv.kind

@@ -42,7 +42,15 @@ from typing import Any, NamedTuple
 import chess
 
 from logic import kpk
-from logic.bitboards import BB_ALL, BB_NOT_A, BB_NOT_H, flip, king_attacks_setwise, orient
+from logic.bitboards import (
+    BB_ALL,
+    BB_NOT_A,
+    BB_NOT_H,
+    flip,
+    king_attacks_setwise,
+    orient,
+    pawn_attacks,
+)
 from logic.fence import marking
 from logic.paper import PAPER, NoteSeed, classify, paper_note_text, paper_notes
 from logic.records import Boards, Note, Structure
@@ -379,7 +387,7 @@ class ExtendedMethod(StaticMethod):
            ) -> Verdict | None:
         """x5's verdict on the oriented position where it proves a blockage, else None;
         ``region``: White's king region when the caller has run the scope tests."""
-        b_att = ((b >> 9) & _NOT_H) | ((b >> 7) & _NOT_A)
+        b_att = pawn_attacks(b, chess.BLACK)
         if not region:
             if not b or w & b_att:
                 return None
@@ -396,7 +404,8 @@ class ExtendedMethod(StaticMethod):
 
     def x5_unoriented(self, w: int, b: int, wk: int, bk: int, color: bool) -> Verdict | None:
         """:meth:`x5` for ``color`` on the board's own bitboards, the king-region scope test
-        before orienting.  The caller has checked that no pawn attacks an enemy pawn."""
+        before orienting.  The caller has checked that no pawn attacks an enemy pawn.  (The
+        detector's hot path: the pawn attacks are written out, as in :meth:`pair`.)"""
         if color:
             if not b:
                 return None
@@ -513,7 +522,7 @@ class ExtendedMethod(StaticMethod):
             kpk_pawn = ow.bit_length() - 1 if not ob and not ow & (ow - 1) else -1
             # x5 needs a defender's pawn, no pawn attacking an enemy pawn, and White's king
             # in a closed box (the oriented squares where that can be)
-            ob_att = ((ob >> 9) & _NOT_H) | ((ob >> 7) & _NOT_A)
+            ob_att = pawn_attacks(ob, chess.BLACK)
             x5 = closed_boxes(ow, ob_att, ob) if ob and not ow & ob_att else 0
             e = (pst if pst[0] is None else None, xst if xst is not None and xst[0] is None
                  else None, kpk_pawn, x5)
@@ -579,7 +588,7 @@ class ExtendedMethod(StaticMethod):
         """x5's steps: the king's box now, the positions White can reach with Black marking
         time, Black's two squares; the verdict where it holds."""
         r = shut_in(w, b, wk, bk)
-        b_att = ((b >> 9) & _NOT_H) | ((b >> 7) & _NOT_A)
+        b_att = pawn_attacks(b, chess.BLACK)
         us, them = rec.us, rec.them
         facts = (("rule", "x5"), ("holds", r.holds), ("code", r.code), ("states", r.states))
         if r.code in ("lever", "open"):

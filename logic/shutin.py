@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 import chess
 
-from logic.bitboards import BB_ALL, BB_NOT_A, BB_NOT_H, king_attacks_setwise
+from logic.bitboards import BB_ALL, BB_NOT_A, BB_NOT_H, king_attacks_setwise, pawn_attacks
 
 __all__ = ["ShutIn", "shut_in", "king_box", "closed_boxes", "REGION_LIMIT", "STATE_LIMIT",
            "CODES"]
@@ -125,11 +125,10 @@ def closed_boxes(own: int, att: int, enemy: int) -> int:
     free = _ALL & ~(att | own)
     reach = enemy & free
     while True:
-        g = reach | ((reach << 1) & _NOT_A & _ALL) | ((reach >> 1) & _NOT_H)
-        g = (g | ((g << 8) & _ALL) | (g >> 8)) & free
-        if g == reach:
+        grown = king_attacks_setwise(reach) & free
+        if grown == reach:
             return free & ~reach
-        reach = g
+        reach = grown
 
 
 def _fail(code: str, kings: int, pawns: int, region: int, square: int, states: int) -> ShutIn:
@@ -141,7 +140,7 @@ def shut_in(w: int, b: int, wk: int, bk: int, limit: int = STATE_LIMIT, region: 
     """x5 on the oriented position: see the module docstring for the proof; ``limit``
     caps the states explored.  ``region``: :func:`king_box`'s region when the caller has
     already run the scope tests (no lever, the king's region closed)."""
-    b_att = ((b >> 9) & _NOT_H) | ((b >> 7) & _NOT_A)
+    b_att = pawn_attacks(b, chess.BLACK)
     if not region:
         if w & b_att:
             lever = w & b_att

@@ -127,9 +127,7 @@ def live_overlay(v: Verdict | None) -> Overlay:
         return _proof_overlay(v)
     km = v.king_mask
     method = METHODS.get(v.method)
-    kingmap = km if method is not None and v.code in method.kingmap_codes else 0
-    if kingmap:
-        km = chess.BB_ALL
+    as_map = method is not None and v.code in method.kingmap_codes  # x5: H, not outlines
     return Overlay(
         marked=v.marked,
         fence=v.fence,
@@ -137,8 +135,8 @@ def live_overlay(v: Verdict | None) -> Overlay:
         removed=v.removed | v.drowned,
         fixed=v.fixed,
         badges=_badges(v),
-        king_mask=0 if km == chess.BB_ALL else km,
-        kingmap=kingmap,
+        king_mask=0 if as_map or km == chess.BB_ALL else km,
+        kingmap=km if as_map else 0,
     )
 
 

@@ -54,7 +54,14 @@ from logic.bitboards import (
 from logic.fence import marking
 from logic.paper import PAPER, NoteSeed, classify, paper_note_text, paper_notes
 from logic.records import Boards, Note, Structure
-from logic.shutin import REGION_LIMIT, STATE_LIMIT, ShutIn, closed_boxes, king_box, shut_in
+from logic.shutin import (
+    REGION_LIMIT,
+    STATE_LIMIT,
+    ShutIn,
+    king_box,
+    shut_in,
+    shut_in_squares,
+)
 from logic.static import CACHE_LIMIT, StaticMethod
 from logic.steps import Recorder
 from logic.verdict import DeferredVerdict, Verdict
@@ -165,6 +172,28 @@ def _flood(seed: int, free: int) -> int:
         if grown == region:
             return region
         region = grown
+
+
+def _crosses(free: int) -> bool:
+    """Whether a king walk through ``free`` leads from the first rank to the last: the
+    flood of :func:`_flood` from the first rank, each step followed by a north fill
+    (Kogge-Stone; a north fill is king steps too, so the region is the same), stopped
+    as soon as it touches the last rank.  x4's "no wall at all", the usual miss, in
+    a few loops instead of seven."""
+    up = free & (free << 8)
+    up2 = up & (up << 16)
+    region = _RANK_1 & free
+    while True:
+        region |= (region << 8) & free
+        region |= (region << 16) & up
+        region |= (region << 32) & up2
+        if region & _RANK_8:
+            return True
+        g = region | ((region << 1) & _NOT_A) | ((region >> 1) & _NOT_H)
+        g = (g | (g << 8) | (g >> 8)) & free
+        if g == region:
+            return False
+        region = g
 
 
 def _no_fence(fixed: int, marked: int, removed: int, region: int) -> Structure:
@@ -347,9 +376,13 @@ class ExtendedMethod(StaticMethod):
             return self.regions[key]
         except KeyError:
             pass
-        st = region_structure(w, b)
-        if st[0] is not None and st[1] == "no-fence" and not st[3][4]:
+        marked = marking(w, b)[2]
+        if _crosses(_ALL & ~marked):
             st = None  # no wall at all (nothing removed): the usual miss, kept small
+        else:
+            st = region_structure(w, b)
+            if st[0] is not None and st[1] == "no-fence" and not st[3][4]:
+                st = None
         if len(self.regions) >= CACHE_LIMIT:
             self.regions.clear()
         self.regions[key] = st
@@ -504,7 +537,7 @@ class ExtendedMethod(StaticMethod):
         """The search cache's entry for the unoriented pawns and a colour: the paper's
         structure (None if it fails whatever the kings), x4's (likewise), the KPK
         pawn's oriented square (-1: not KPK) and the oriented squares where White's king
-        can be shut in (x5, :func:`~logic.shutin.closed_boxes`; 0: nowhere); only those
+        can be shut in (x5, :func:`~logic.shutin.shut_in_squares`; 0: nowhere); only those
         squares (an ``int``) when nothing else can hold; :data:`_HOPELESS` when nothing
         can hold at all,
         :data:`_MATERIAL` when the side has no pawns."""
@@ -523,7 +556,7 @@ class ExtendedMethod(StaticMethod):
             # x5 needs a defender's pawn, no pawn attacking an enemy pawn, and White's king
             # in a closed box (the oriented squares where that can be)
             ob_att = pawn_attacks(ob, chess.BLACK)
-            x5 = closed_boxes(ow, ob_att, ob) if ob and not ow & ob_att else 0
+            x5 = shut_in_squares(ow, ob_att, ob) if ob and not ow & ob_att else 0
             e = (pst if pst[0] is None else None, xst if xst is not None and xst[0] is None
                  else None, kpk_pawn, x5)
             if e[:3] == (None, None, -1):

@@ -19,7 +19,10 @@ otherwise by material.  Scores are centipawns from the side to move's view;
 
 from __future__ import annotations
 
+import gc
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -273,17 +276,6 @@ class Searcher:
             return DRAW
         return self._kpk(pos, ply)
 
-    def _detect(self, pos: Pos, key: tuple[int, ...], entry: TTEntry | None, alpha: int
-                ) -> bool:
-        """Paper Figure 4's question, asked the first time a node is met: is the side to
-        move blocked?  When the answer ends the node here (``alpha >= 0``) it is stored
-        at once in a score-less entry; otherwise it travels with the node's entry."""
-        blocked = self._is_blocked(pos[0], pos[1], pos[2], pos[3], pos[4])
-        if blocked and alpha >= DRAW:
-            self.tt[key] = (entry._replace(blocked=True) if entry is not None
-                            else _new(TTEntry, (-1, 0, _UPPER, 0, True)))
-        return blocked
-
     @staticmethod
     def _tt_cut(entry: TTEntry, depth: int, alpha: int, beta: int) -> int | None:
         """The entry's score when it is deep enough and its bound decides the node."""
@@ -320,7 +312,13 @@ class Searcher:
         entry = self.tt.get(key)
         blocked = entry[4] if entry is not None else None
         if blocked is None and self.use_blockage and beta > DRAW:
-            blocked = self._detect(pos, key, entry, alpha)
+            # paper Figure 4's question, asked the first time a node is met: when the
+            # answer ends the node here (alpha >= 0) it is stored at once in a
+            # score-less entry; otherwise it travels with the node's entry
+            blocked = self._is_blocked(pos[0], pos[1], pos[2], pos[3], pos[4])
+            if blocked and alpha >= DRAW:
+                self.tt[key] = (entry._replace(blocked=True) if entry is not None
+                                else _new(TTEntry, (-1, 0, _UPPER, 0, True)))
         if blocked and beta > DRAW:
             self.blockages += 1
             if alpha >= DRAW:
@@ -436,7 +434,13 @@ class Searcher:
                history: list[tuple[int, ...]] | None = None) -> SearchResult:
         """Iterative deepening to ``depth`` plies (at least 1) or for about ``seconds``
         (the first iteration always completes).  Raises ``ValueError`` for a depth below
-        1 or a time that is not finite and positive."""
+        1 or a time that is not finite and positive.  Python's cyclic garbage collector
+        is paused meanwhile (:func:`collector_paused`)."""
+        with collector_paused():
+            return self._search(pos, depth, seconds, history)
+
+    def _search(self, pos: Pos, depth: int | None, seconds: float | None,
+                history: list[tuple[int, ...]] | None) -> SearchResult:
         if depth is not None and not 1 <= depth <= MAX_DEPTH:
             raise ValueError(f"depth must be from 1 to {MAX_DEPTH}, got {depth}")
         if seconds is not None:
@@ -468,6 +472,25 @@ class Searcher:
             if seconds and elapsed > seconds * 0.6:
                 break
         return result
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for the block, then restore its state.
+
+    The search makes no reference cycles (positions, moves and table entries are
+    tuples of ints), but it allocates a tuple a node, and every few hundred
+    allocations the collector walks the young objects, now and then the whole
+    transposition table.  Paused, the search ran about 6 % faster (one in-process A/B
+    of ``bench --search``'s positions, detection off; the detectors' overheads were
+    the same either way).  Reference counting still frees everything at once."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def search_board(board: chess.Board, *, depth: int | None = None, seconds: float | None = None,

@@ -39,8 +39,8 @@ import chess
 
 from logic.bitboards import BB_ALL, BB_NOT_A, BB_NOT_H, king_attacks_setwise, pawn_attacks
 
-__all__ = ["ShutIn", "shut_in", "king_box", "closed_boxes", "REGION_LIMIT", "STATE_LIMIT",
-           "CODES"]
+__all__ = ["ShutIn", "shut_in", "king_box", "closed_boxes", "pawn_blockers", "shut_in_squares",
+           "REGION_LIMIT", "STATE_LIMIT", "CODES"]
 
 #: the most squares White's king region may have now for x5 to be tried
 REGION_LIMIT = 24
@@ -49,6 +49,8 @@ STATE_LIMIT = 4096
 
 _KING = chess.BB_KING_ATTACKS
 _RANK_3 = chess.BB_RANK_3
+_RANK_8 = chess.BB_RANK_8
+_FILES = chess.BB_FILES
 _ALL = BB_ALL
 _NOT_A = BB_NOT_A
 _NOT_H = BB_NOT_H
@@ -129,6 +131,35 @@ def closed_boxes(own: int, att: int, enemy: int) -> int:
         if grown == reach:
             return free & ~reach
         reach = grown
+
+
+def pawn_blockers(own: int, att: int, enemy: int) -> int:
+    """The squares White's king must stand on for x5 to hold, from White's pawn pushes
+    alone: all squares when no ``own`` pawn can walk, through squares free of pawns, onto
+    a square ``att`` attacks or the last rank; when such walks exist on one file, that
+    file's squares they pass (only a king standing in the way stops the walk, and
+    :func:`shut_in` explores the pushes, so it fails otherwise); 0 when they exist on two
+    files (one king cannot stand in both ways).  Oriented; a superset, never too small."""
+    empty = _ALL & ~(own | enemy)
+    walk = own | ((own << 8) & empty)  # a north fill through empty squares, Kogge-Stone
+    empty &= empty << 8
+    walk |= (walk << 16) & empty
+    empty &= empty << 16
+    walk |= (walk << 32) & empty
+    path = walk & ~own
+    bad = path & (att | _RANK_8)
+    if not bad:
+        return _ALL
+    file = _FILES[((bad & -bad).bit_length() - 1) & 7]
+    return 0 if bad & ~file else path & file & ~bad
+
+
+def shut_in_squares(own: int, att: int, enemy: int) -> int:
+    """The oriented squares where White's king may be shut in (x5 may hold), whatever the
+    kings: :func:`pawn_blockers` first (cheap, and empty for most structures), then the
+    :func:`closed_boxes` among them.  The search's per-structure x5 test."""
+    need = pawn_blockers(own, att, enemy)
+    return need and closed_boxes(own, att, enemy) & need
 
 
 def _fail(code: str, kings: int, pawns: int, region: int, square: int, states: int) -> ShutIn:

@@ -15,9 +15,17 @@ import pytest
 
 import logic
 from logic import kpk
-from logic.extended import RULES, USED, kpk_draw, kpk_no_promotion, x1_blocked
+from logic.extended import (
+    EXTENDED,
+    RULES,
+    USED,
+    kpk_draw,
+    kpk_no_promotion,
+    region_structure,
+    x1_blocked,
+)
 from logic.search import search_board
-from logic.shutin import CODES, closed_boxes, king_box, shut_in
+from logic.shutin import CODES, closed_boxes, king_box, shut_in, shut_in_squares
 from tests.conftest import DATA, SHARED
 from tests.strategies import extended_case, shut_in_case
 from viewer.cli import main
@@ -122,6 +130,26 @@ def test_x4_keeps_a_pawn_behind_the_lower_wall() -> None:
     assert v.fence == chess.BB_RANK_4  # a4-h4: the wall the king cannot pass
 
 
+def test_x4_cached_region_is_the_region_structure() -> None:
+    """The search's x4 entry (:meth:`region_of`, which tests "no wall at all" with its
+    own accelerated flood first) is :func:`region_structure`'s, None exactly where that
+    finds no wall and removes nothing."""
+    rng = random.Random(8)
+    nones = 0
+    for i in range(3000):
+        board = extended_case(rng, i)
+        for side in chess.COLORS:
+            w = board.pawns & board.occupied_co[side]
+            b = board.pawns & board.occupied_co[not side]
+            if not side:
+                w, b = chess.flip_vertical(w), chess.flip_vertical(b)
+            st = region_structure(w, b)
+            none = st[0] is not None and st[1] == "no-fence" and not st[3][4]
+            assert EXTENDED.region_of(w, b) == (None if none else st), (board.fen(), side)
+            nones += none
+    assert 0 < nones < 6000
+
+
 @pytest.mark.parametrize(("fen", "side"), X3_CASES)
 def test_x3_kpk_pawn_never_promotes(fen: str, side: chess.Color) -> None:
     board = chess.Board(fen)
@@ -199,12 +227,14 @@ def test_x5_gives_up_beyond_its_state_limit() -> None:
 
 def test_x5_in_the_search_agrees_with_detect() -> None:
     """The search's test (a structure's closed boxes, then the king's region) says what
-    ``detect`` says, and a closed box is where :func:`king_box` can find one."""
+    ``detect`` says, a closed box is where :func:`king_box` can find one, and x5 holds
+    only on :func:`shut_in_squares` (the pawn walks' filter never drops a true case)."""
     rng = random.Random(5)
     boards = [chess.Board(fen) for fen, _ in X5_CASES]
     boards += [extended_case(rng, i) for i in range(1500)]
+    boards += [shut_in_case(rng) for _ in range(1500)]
     method = logic.METHODS["extended"]
-    fired = 0
+    fired = held = 0
     for board in boards:
         w = board.pawns & board.occupied_co[chess.WHITE]
         b = board.pawns & board.occupied_co[chess.BLACK]
@@ -217,7 +247,10 @@ def test_x5_in_the_search_agrees_with_detect() -> None:
             att = ((ob >> 9) & ~chess.BB_FILE_H) | ((ob >> 7) & ~chess.BB_FILE_A)
             if king_box(ow, att, ob, owk, obk):
                 assert closed_boxes(ow, att, ob) >> owk & 1
-    assert fired >= len(X5_CASES)
+                if not ow & att and shut_in(ow, ob, owk, obk).holds:
+                    held += 1
+                    assert shut_in_squares(ow, att, ob) >> owk & 1, (board.fen(), side)
+    assert fired >= len(X5_CASES) and held >= fired
 
 
 def test_x1_is_dropped_with_its_counterexample() -> None:

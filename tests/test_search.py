@@ -124,3 +124,27 @@ def test_decisive_master_games_no_draw_exact_refutes(tmp_path, capsys) -> None:
     table = json.loads(capsys.readouterr().out)["table"]
     assert table["off"]["positions"] == 8
     assert all(c["exact_refutes"] == 0 for c in table.values())
+
+
+def test_bench_search_times_one_tree_per_setting() -> None:
+    """``bench --search``: every setting searches each position to the same depth (the
+    one detection off reaches), so "off" and a method's search differ only by what the
+    method decides; no position chosen is blocked at the root; the GC is back on."""
+    import gc
+
+    import logic
+    from logic.bench import measure_search
+
+    boards = [chess.Board(fen) for fen in (
+        "4k3/2p5/1p2p1p1/p1p1P1P1/P1P3p1/1P6/5PK1/8 b - - 0 1",  # paper 3: left out
+        "8/pp3k2/2p4p/3p1pp1/3P4/1PP2PPP/P3K3/8 w - - 0 37",
+        "6k1/pp3ppp/8/3p4/8/1P2P1P1/P2K1P1P/8 b - - 0 24")]
+    r = measure_search(boards, 0.05, rounds=2)
+    assert set(r) == {"off", *logic.STATIC_METHODS}
+    n = int(r["off"]["positions"])
+    assert 1 <= n <= 2 and all(t["positions"] == n for t in r.values())
+    assert len({t["depths"] for t in r.values()}) == 1  # one depth per position for all
+    assert r["off"]["blockages"] == 0 and r["off"]["overhead_pct"] == 0
+    for t in r.values():
+        assert t["nodes"] > 0 and t["nps"] == pytest.approx(t["nodes"] / t["seconds"])
+    assert gc.isenabled()

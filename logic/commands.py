@@ -156,7 +156,7 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
     b.add_argument("--search", type=seconds_arg, metavar="SECONDS",
                    help="also time the search with detection off and with each static "
                    "method (the NPS overhead): each position to the depth detection off "
-                   "reaches in SECONDS, best of --rounds (at most 5) per setting")
+                   "reaches in SECONDS, best of --rounds (at most 7) per setting")
     b.add_argument("--scan", nargs="+", metavar="PGN",
                    help="time a scan of these games against python-chess's replay of them")
     b.add_argument("--exact", nargs="*", metavar="FILE", default=None,

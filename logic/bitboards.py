@@ -23,6 +23,7 @@ __all__ = [
     "flip",
     "orient",
     "north_fill",
+    "north_fill_through",
     "south_fill",
     "file_fill",
     "front_span",
@@ -73,6 +74,18 @@ def north_fill(bb: int) -> int:
     bb |= (bb << 16) & BB_ALL
     bb |= (bb << 32) & BB_ALL
     return bb
+
+
+def north_fill_through(bb: int, empty: int) -> int:
+    """``bb`` and the squares north of each of its squares up to, not including, the
+    first square not in ``empty`` (the wiki's occluded fill, Kogge-Stone):
+    north_fill_through(e2, ~e6) = e2..e5."""
+    empty &= BB_ALL
+    bb |= (bb << 8) & empty
+    empty &= empty << 8
+    bb |= (bb << 16) & empty
+    empty &= empty << 16
+    return bb | (bb << 32) & empty
 
 
 def south_fill(bb: int) -> int:

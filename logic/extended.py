@@ -48,6 +48,7 @@ from logic.bitboards import (
     BB_NOT_H,
     flip,
     king_attacks_setwise,
+    north_fill_through,
     orient,
     pawn_attacks,
 )
@@ -177,16 +178,12 @@ def _flood(seed: int, free: int) -> int:
 def _crosses(free: int) -> bool:
     """Whether a king walk through ``free`` leads from the first rank to the last: the
     flood of :func:`_flood` from the first rank, each step followed by a north fill
-    (Kogge-Stone; a north fill is king steps too, so the region is the same), stopped
-    as soon as it touches the last rank.  x4's "no wall at all", the usual miss, in
-    a few loops instead of seven."""
-    up = free & (free << 8)
-    up2 = up & (up << 16)
+    through ``free`` (king steps too, so the region is the same), stopped as soon as it
+    touches the last rank.  x4's "no wall at all", the usual miss, in a few loops
+    instead of seven."""
     region = _RANK_1 & free
     while True:
-        region |= (region << 8) & free
-        region |= (region << 16) & up
-        region |= (region << 32) & up2
+        region = north_fill_through(region, free)
         if region & _RANK_8:
             return True
         g = region | ((region << 1) & _NOT_A) | ((region >> 1) & _NOT_H)

@@ -37,7 +37,14 @@ from typing import NamedTuple
 
 import chess
 
-from logic.bitboards import BB_ALL, BB_NOT_A, BB_NOT_H, king_attacks_setwise, pawn_attacks
+from logic.bitboards import (
+    BB_ALL,
+    BB_NOT_A,
+    BB_NOT_H,
+    king_attacks_setwise,
+    north_fill_through,
+    pawn_attacks,
+)
 
 __all__ = ["ShutIn", "shut_in", "king_box", "closed_boxes", "pawn_blockers", "shut_in_squares",
            "REGION_LIMIT", "STATE_LIMIT", "CODES"]
@@ -140,13 +147,7 @@ def pawn_blockers(own: int, att: int, enemy: int) -> int:
     file's squares they pass (only a king standing in the way stops the walk, and
     :func:`shut_in` explores the pushes, so it fails otherwise); 0 when they exist on two
     files (one king cannot stand in both ways).  Oriented; a superset, never too small."""
-    empty = _ALL & ~(own | enemy)
-    walk = own | ((own << 8) & empty)  # a north fill through empty squares, Kogge-Stone
-    empty &= empty << 8
-    walk |= (walk << 16) & empty
-    empty &= empty << 16
-    walk |= (walk << 32) & empty
-    path = walk & ~own
+    path = north_fill_through(own, _ALL & ~(own | enemy)) & ~own
     bad = path & (att | _RANK_8)
     if not bad:
         return _ALL

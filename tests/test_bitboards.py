@@ -94,3 +94,19 @@ def test_colour_flip_symmetry(b: int) -> None:
 def test_bb_of() -> None:
     assert bbs.bb_of(chess.E4, chess.D5) == chess.BB_E4 | chess.BB_D5
     assert bbs.bb_of() == 0
+
+
+@given(bitboards, bitboards)
+def test_north_fill_through_walks_each_file_to_the_first_blocker(b: int, empty: int) -> None:
+    """Square by square: each square of ``b`` and the ``empty`` squares above it up to
+    the first square that is not empty."""
+    want = 0
+    for s in chess.scan_forward(b):
+        want |= 1 << s
+        t = s + 8
+        while t < 64 and empty >> t & 1:
+            want |= 1 << t
+            t += 8
+    assert bbs.north_fill_through(b, empty) == want
+    assert bbs.north_fill_through(chess.BB_E2, chess.BB_ALL & ~chess.BB_E6) == bbs.bb_of(
+        chess.E2, chess.E3, chess.E4, chess.E5)

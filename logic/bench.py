@@ -196,10 +196,11 @@ def run_bench(args: argparse.Namespace, out: TextIO) -> int:
         return 2
     r = measure(boards, args.rounds)
     search = None
+    search_rounds = min(args.rounds, 7)
     if getattr(args, "search", None):
         search = measure_search(load_boards(asset_path("experiment.epd"), unique=True)
                                 if args.file is None else boards, args.search,
-                                rounds=min(args.rounds, 7))
+                                rounds=search_rounds)
     if args.json:
         out.write(json.dumps(r if search is None else {**r, "search": search}) + "\n")
         return 0
@@ -220,7 +221,7 @@ def run_bench(args: argparse.Namespace, out: TextIO) -> int:
         n = int(search["off"]["positions"])
         out.write(f"search, {n} positions no method blocks at the root, each to the depth "
                   f"detection off reaches in {args.search:g} s, best of "
-                  f"{min(args.rounds, 7)} rounds per setting (paper 4, Table 1)\n")
+                  f"{search_rounds} rounds per setting (paper 4, Table 1)\n")
         for s, t in search.items():
             over = "" if s == "off" else f"   overhead {t['overhead_pct']:+.1f} %"
             out.write(f"  detection {s:8s} {int(t['nodes']):>10,} nodes {int(t['nps']):>8,} "

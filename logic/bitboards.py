@@ -24,6 +24,7 @@ __all__ = [
     "orient",
     "north_fill",
     "north_fill_through",
+    "flood_fill",
     "south_fill",
     "file_fill",
     "front_span",
@@ -86,6 +87,21 @@ def north_fill_through(bb: int, empty: int) -> int:
     bb |= (bb << 16) & empty
     empty &= empty << 16
     return bb | (bb << 32) & empty
+
+
+def flood_fill(seed: int, passable: int) -> int:
+    """``seed`` grown by king steps through ``passable`` until it stops growing: the
+    squares 8-connected to ``seed`` through ``passable``, ``seed`` itself included
+    (passable or not).  The king step is :func:`king_attacks_setwise`, written out:
+    floods run in the exact prover's forward pass and the extended method's entries."""
+    passable &= BB_ALL
+    r = seed
+    while True:
+        g = r | ((r << 1) & BB_NOT_A) | ((r >> 1) & BB_NOT_H)
+        g = (g | (g << 8) | (g >> 8)) & passable | seed
+        if g == r:
+            return r
+        r = g
 
 
 def south_fill(bb: int) -> int:

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import chess
 
-from logic.bitboards import pawn_attacks
+from logic.bitboards import flood_fill, pawn_attacks
 from logic.exact_tables import (
     DOUBLE,
     KCAP,
@@ -181,25 +181,13 @@ def close(xp: int, dp: int, rw: int, rb: int, lg: Legal | None = None) -> tuple[
         rw, rb = nw, nb
 
 
-def _flood(seed: int, passable: int) -> int:
-    """``seed`` grown by king steps through ``passable`` squares."""
-    r = seed
-    while True:
-        g = r | ((r << 1) & _NOT_A & _ALL64) | ((r >> 1) & _NOT_H)
-        g |= ((g << 8) & _ALL64) | (g >> 8)
-        g = (g & passable) | seed
-        if g == r:
-            return r
-        r = g
-
-
 def regions(xp: int, dp: int, xs: int, ds: int) -> tuple[int, int]:
     """The squares each king can ever reach in ``(xp, dp)`` from the squares ``xs``
     (X's king) and ``ds`` (D's king), ignoring the other king: a coarse, sound
     reachability."""
     occ = xp | dp
-    return (_flood(xs, _ALL64 & ~occ & ~pawn_attacks(dp, chess.BLACK)),
-            _flood(ds, _ALL64 & ~occ & ~pawn_attacks(xp, chess.WHITE)))
+    return (flood_fill(xs, _ALL64 & ~occ & ~pawn_attacks(dp, chess.BLACK)),
+            flood_fill(ds, _ALL64 & ~occ & ~pawn_attacks(xp, chess.WHITE)))
 
 
 def reach_moves(moves: Moves, xr: int, dr: int

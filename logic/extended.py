@@ -47,6 +47,7 @@ from logic.bitboards import (
     BB_NOT_A,
     BB_NOT_H,
     flip,
+    flood_fill,
     king_attacks_setwise,
     north_fill_through,
     orient,
@@ -167,12 +168,7 @@ X4_STRUCTURAL = frozenset(("no-fence", "capture", "king-needed"))
 
 def _flood(seed: int, free: int) -> int:
     """The squares 8-connected to ``seed`` through ``free`` (``seed & free`` grown)."""
-    region = seed & free
-    while True:
-        grown = king_attacks_setwise(region) & free
-        if grown == region:
-            return region
-        region = grown
+    return flood_fill(seed & free, free)
 
 
 def _crosses(free: int) -> bool:
@@ -186,8 +182,7 @@ def _crosses(free: int) -> bool:
         region = north_fill_through(region, free)
         if region & _RANK_8:
             return True
-        g = region | ((region << 1) & _NOT_A) | ((region >> 1) & _NOT_H)
-        g = (g | (g << 8) | (g >> 8)) & free
+        g = king_attacks_setwise(region) & free
         if g == region:
             return False
         region = g

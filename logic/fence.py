@@ -11,7 +11,13 @@ from __future__ import annotations
 
 import chess
 
-from logic.bitboards import BB_ALL, BB_NOT_A, BB_NOT_H, king_attacks_setwise, pawn_attacks
+from logic.bitboards import (
+    BB_ALL,
+    BB_NOT_A,
+    BB_NOT_H,
+    flood_fill,
+    pawn_attacks,
+)
 from logic.steps import Recorder
 
 __all__ = [
@@ -482,10 +488,4 @@ def ccl_separates(marked: int, low: int, high: int) -> bool:
 
 def king_reach(marked: int, king: int) -> int:
     """Squares a king on ``king`` reaches through unmarked squares (8-connected)."""
-    region = 1 << king
-    free = BB_ALL & ~marked
-    while True:
-        grown = king_attacks_setwise(region) & free | region
-        if grown == region:
-            return region
-        region = grown
+    return flood_fill(1 << king, BB_ALL & ~marked)

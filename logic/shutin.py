@@ -41,6 +41,7 @@ from logic.bitboards import (
     BB_ALL,
     BB_NOT_A,
     BB_NOT_H,
+    flood_fill,
     king_attacks_setwise,
     north_fill_through,
     pawn_attacks,
@@ -132,12 +133,7 @@ def closed_boxes(own: int, att: int, enemy: int) -> int:
     flood from the enemy pawns (the size limit and the enemy king are left to
     :func:`king_box`)."""
     free = _ALL & ~(att | own)
-    reach = enemy & free
-    while True:
-        grown = king_attacks_setwise(reach) & free
-        if grown == reach:
-            return free & ~reach
-        reach = grown
+    return free & ~flood_fill(enemy & free, free)
 
 
 def pawn_blockers(own: int, att: int, enemy: int) -> int:

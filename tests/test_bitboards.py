@@ -110,3 +110,18 @@ def test_north_fill_through_walks_each_file_to_the_first_blocker(b: int, empty: 
     assert bbs.north_fill_through(b, empty) == want
     assert bbs.north_fill_through(chess.BB_E2, chess.BB_ALL & ~chess.BB_E6) == bbs.bb_of(
         chess.E2, chess.E3, chess.E4, chess.E5)
+
+
+@given(bitboards, bitboards)
+def test_flood_fill_is_the_closure_under_king_steps(seed: int, passable: int) -> None:
+    """Square by square: the seed, then every passable square a king step from what is
+    already in, until nothing is added."""
+    want = seed
+    while True:
+        grown = want
+        for s in chess.scan_forward(want):
+            grown |= chess.BB_KING_ATTACKS[s] & passable
+        if grown == want:
+            break
+        want = grown
+    assert bbs.flood_fill(seed, passable) == want

@@ -476,13 +476,12 @@ class ExtendedMethod(StaticMethod):
 
     def _side(self, pv: Verdict, w: int, b: int, wk: int, bk: int, color: bool, x5: bool
               ) -> Verdict:
+        """One side of :meth:`pair`: ``pv`` is the paper's verdict, already named
+        "extended" (:meth:`~logic.paper.PaperMethod.labelled_pair`), kept unless a
+        criterion proves a blockage the paper does not."""
         if type(pv) is DeferredVerdict:  # see _extend; the memo is the oriented position
             x = self.x5_unoriented(w, b, wk, bk, color) if x5 else None
-            if x is not None:
-                return x
-            return _new(DeferredVerdict, (color, "extended", False,
-                                          list(tuple.__getitem__(pv, 3)), "ok", None, None, None,
-                                          None, tuple.__getitem__(pv, 9), (), None))
+            return pv if x is None else x
         if not tuple.__getitem__(pv, 2):
             raw = tuple.__getitem__(pv, 7)
             # x4 needs a marked square on every file of the first marking (removal only
@@ -496,7 +495,7 @@ class ExtendedMethod(StaticMethod):
                 x = self.x5_unoriented(w, b, wk, bk, color) if x5 else None
             if x is not None:
                 return x
-        return _relabel(pv)
+        return pv
 
     def is_blocked(self, w: int, b: int, wk: int, bk: int, color: bool) -> bool:
         """The search's interior-node test: the paper's structure, x4's and the squares
@@ -726,7 +725,8 @@ class ExtendedMethod(StaticMethod):
 #: the search cache's entries: nothing can hold whatever the kings; the side has no pawns
 _HOPELESS = ("hopeless",)
 _MATERIAL = ("material",)
-_paper_pair = PAPER.pair
+#: the paper's fast pair, its verdicts named "extended"
+_paper_pair = PAPER.labelled_pair("extended")
 _paper_decide = PAPER.decide
 
 

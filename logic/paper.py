@@ -428,6 +428,12 @@ class PaperMethod(StaticMethod):
         replaced by it in ``__init__``)."""
         raise NotImplementedError
 
+    def labelled_pair(self, label: str) -> Callable[[int, int, int, int],
+                                                    tuple[Verdict, Verdict]]:
+        """:meth:`pair` whose verdicts name the method ``label``: a method built on the
+        paper's (the extended method) takes them as its own without copying them."""
+        return _fast_pair(self, label)
+
     def record_extra(self, rec: Recorder, st: Structure, wk: int, bk: int) -> None:
         """The paper's cross-check (2.3): connected-component labelling of the unmarked
         squares; the kings must get different labels."""
@@ -465,31 +471,33 @@ class PaperMethod(StaticMethod):
         return paper_note_text(name, note, ok)
 
 
-def _fast_pair(m: PaperMethod) -> Callable[[int, int, int, int], tuple[Verdict, Verdict]]:
+def _fast_pair(m: PaperMethod, label: str = "paper"
+               ) -> Callable[[int, int, int, int], tuple[Verdict, Verdict]]:
     """The detector's fast path for ``m``: ``pair(w, b, wk, bk)`` gives Black's and
     White's verdicts for one legal K+P board, White's on ``(w, b, wk, bk)`` and Black's
     as White on the flipped board, both positions marked (2.2) in one
     :func:`~logic.fence.marking` pass.  Per side, in the order that is cheapest on
     average: a side without a marked square on every file has no fence (2.3) and is
     decided at once; then the pawn-structure cache; then, for a structure not seen
-    yet, :func:`cannot_hold` before the full analysis."""
+    yet, :func:`cannot_hold` before the full analysis.  Its verdicts name the method
+    ``label``."""
     cache = m.structures
-    from_structure = m.from_structure
+    decide = m.decide
     verdict = m.verdict
 
     def side(w: int, b: int, wk: int, bk: int, color: bool, b_att: int, fixed: int,
              marked: int, files: int) -> Verdict:
         if not w:
-            return verdict(w, b, wk, bk, color)
+            return verdict(w, b, wk, bk, color)._replace(method=label)
         if files & 0xFF != 0xFF:
-            return _new(Verdict, (color, "paper", False, "paper 2.3", "ok", "no-fence", (),
+            return _new(Verdict, (color, label, False, "paper 2.3", "ok", "no-fence", (),
                                   (fixed, marked, 0, 0, 0, 0, 0, _ALL), (),
                                   (wk, bk), (), None))
         key = (w, b)
         st = cache.get(key)
         if st is None:
             if cannot_hold(w, b, b_att, marked, wk, bk):
-                return _new(DeferredVerdict, (color, "paper", False, [w, b, wk, bk], "ok", None,
+                return _new(DeferredVerdict, (color, label, False, [w, b, wk, bk], "ok", None,
                                               None, None, None, (wk, bk), (), None))
             st = paper_structure(w, b, None, (b_att, fixed, marked, files))
             if len(cache) >= CACHE_LIMIT:
@@ -497,7 +505,9 @@ def _fast_pair(m: PaperMethod) -> Callable[[int, int, int, int], tuple[Verdict, 
             cache[key] = st
         else:
             m.structure_hits += 1
-        return from_structure(st, wk, bk, color)
+        blocked, rule, code, args = decide(st, wk, bk)
+        return _new(Verdict, (color, label, blocked, rule, "ok", code, args, st[3], st[4],
+                              (wk, bk), (), None))
 
     def pair(w: int, b: int, wk: int, bk: int) -> tuple[Verdict, Verdict]:
         # both flips at once: the byte-reversed 128-bit w:b is flip(b):flip(w)

@@ -52,7 +52,7 @@ from logic import exact_tables as et
 from logic.exact_dag import Budget, Call, Dag, Key, cache_info, clear_cache
 from logic.exact_tables import FULL, KINGS, LEVERS, NOPUSH, Tables
 
-__all__ = ["ExactResult", "ExactError", "solve", "solve_bitboards", "clear_cache",
+__all__ = ["ExactResult", "ExactError", "check_board", "solve", "solve_bitboards", "clear_cache",
            "cache_info", "MAX_STRUCTURES", "MAX_SECONDS", "STRATEGIES"]
 
 MAX_SECONDS = 10.0
@@ -365,7 +365,9 @@ def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square
                        sl if color else chess.flip_vertical(sl), proof.restricted, budget.cached)
 
 
-def _check_board(board: chess.Board) -> None:
+def check_board(board: chess.Board) -> None:
+    """Raise :class:`ExactError` (echoing the FEN) unless ``board`` is a legal position
+    of kings and pawns only: what :func:`solve` accepts."""
     if board.occupied != board.pawns | board.kings:
         raise ExactError(f"pieces other than kings and pawns: {board.fen()!r}")
     status = board.status()
@@ -391,7 +393,7 @@ def solve(board: chess.Board, color: chess.Color, *, max_seconds: float = MAX_SE
     the solver's orientation (X = White), in order.  Raises
     :class:`ExactError` (a ``ValueError``, echoing the FEN) for other pieces, an
     illegal position (``board.status()``) or an unknown method."""
-    _check_board(board)
+    check_board(board)
     w = board.pawns & board.occupied_co[chess.WHITE]
     b = board.pawns & board.occupied_co[chess.BLACK]
     wk = board.king(chess.WHITE)

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 import chess
 
-from logic.exact import MAX_SECONDS, ExactResult, solve
+from logic.exact import MAX_SECONDS, ExactError, ExactResult, check_board, solve
 from logic.exact import clear_cache as clear_structures
 from logic.pawns import passed_pawns
 from logic.records import NO_BOARDS, Boards
@@ -108,7 +108,9 @@ class ExactMethod(Method):
         ``board``, else ``"auto"``: the strategies the prover tries first
         (:data:`logic.exact.STRATEGIES`).  A static claim is only a hint about which
         games will give the proof soonest; the answer is the prover's alone."""
-        if board.occupied != board.pawns | board.kings or board.status() != chess.STATUS_VALID:
+        try:
+            check_board(board)
+        except ExactError:
             return "auto"  # the prover rejects it
         w = board.pawns & board.occupied_co[chess.WHITE]
         b = board.pawns & board.occupied_co[chess.BLACK]

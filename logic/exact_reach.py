@@ -204,12 +204,11 @@ def reach_moves(moves: Moves, xr: int, dr: int
             if mv.child is None:
                 continue
             kind = mv.kind
-            if kind == KCAP:
+            if kind == KCAP:  # the capturing king (D's if ``side``) ends on the square
                 if _KA[mv.sq] & (dr if side else xr):
-                    if side:
-                        out.append((mv.child, xr, dr | 1 << mv.sq, mv.gx, mv.gd))
-                    else:
-                        out.append((mv.child, xr | 1 << mv.sq, dr, mv.gx, mv.gd))
+                    at = 1 << mv.sq
+                    out.append((mv.child, xr if side else xr | at, dr | at if side else dr,
+                                mv.gx, mv.gd))
                 continue
             xs, ds = xr, dr
             if kind in (PUSH, DOUBLE):

@@ -23,6 +23,7 @@ import chess
 import logic
 from logic.assets import asset_path
 from logic.position import PositionFileError, load_boards, open_text
+from logic.search import collector_paused
 
 __all__ = ["run_bench", "load_positions", "measure", "measure_search"]
 
@@ -39,21 +40,13 @@ def _best(rounds: int, setup: Callable[[], None], body: Callable[[], None]) -> f
     that a collection triggered by one contender's allocations is not billed to the
     other."""
     best = float("inf")
-    enabled = gc.isenabled()
-    try:
-        for _ in range(rounds):
-            setup()
-            gc.collect()
-            gc.disable()
+    for _ in range(rounds):
+        setup()
+        gc.collect()
+        with collector_paused():
             t0 = time.perf_counter()
             body()
-            elapsed = time.perf_counter() - t0
-            if enabled:
-                gc.enable()
-            best = min(best, elapsed)
-    finally:
-        if enabled:
-            gc.enable()
+            best = min(best, time.perf_counter() - t0)
     return best
 
 

@@ -33,6 +33,8 @@ shortcuts, run side by side, each with its share of the time (:data:`STRATEGIES`
    proves a blockage, a win under the lower bound a breakthrough
    (``restricted="bounds"``).  The upper bound deepens X's moves and cuts D's
    early, the lower bound the reverse; limits grow until they decide;
+   or the upper bound expanded only where the root's doubt leads, a round at a time
+   (:mod:`logic.exact_gap`, ``restricted="gap"``): the blockages of open structures;
 3. the whole DAG, given up whenever it outgrows a cap that doubles with each try.
 
 X is White inside the solver; Black is White on the flipped board.
@@ -50,6 +52,7 @@ from logic import exact_pv
 from logic import exact_reach as er
 from logic import exact_tables as et
 from logic.exact_dag import Budget, Call, Dag, Key, cache_info, clear_cache
+from logic.exact_gap import GapExpansion
 from logic.exact_tables import FULL, KINGS, LEVERS, NOPUSH, Tables
 
 __all__ = ["ExactResult", "ExactError", "check_board", "solve", "solve_bitboards", "clear_cache",
@@ -82,7 +85,8 @@ class ExactResult(NamedTuple):
     it stands).  ``restricted``: the game that gave the proof: ``""`` the whole
     DAG of the full game, ``"kings"`` / ``"levers"`` / ``"nopush"`` a game where D
     only moves its king / never pushes and captures only with pawns / never pushes,
-    ``"bounds"`` a partial expansion of the full game.
+    ``"bounds"`` a level-limited partial expansion of the full game, ``"gap"`` the
+    gap-guided one (:mod:`logic.exact_gap`).
     """
 
     status: str
@@ -170,7 +174,7 @@ class _Proof(NamedTuple):
     table: int
     mask: int
     restricted: str
-    dag: Dag
+    dag: Dag | GapExpansion
 
 
 class _Strategy(NamedTuple):
@@ -183,6 +187,7 @@ class _Strategy(NamedTuple):
     limits: Callable[[int], tuple[int, int]]
     cap: Callable[[int], int | None] = lambda n: None
     weight: float = 1.0
+    gap: bool = False  # the gap-guided expansion (:mod:`logic.exact_gap`), not levels
 
 
 _UNLIMITED = 1 << 20
@@ -194,9 +199,13 @@ _FULL_LO = _Strategy(FULL, "lo", lambda n: (n // 2, n))
 _FULL_GAME = _Strategy(FULL, "lo", lambda n: (_UNLIMITED, _UNLIMITED))
 #: the whole DAG, given up when it outgrows a cap that doubles with each try
 _FULL_CAPPED = _FULL_GAME._replace(cap=lambda n: 1000 << n, weight=0.5)
+#: upper bounds of the full game expanded where the root's doubt leads, a round a step
+_GAP = _Strategy(FULL, "hi", lambda n: (0, 0), gap=True)
 
 #: ``method`` of :func:`solve`: the strategies it runs.  ``auto`` runs the shortcut
-#: games, both partial expansions and the capped whole DAG, always the one that has
+#: games, the gap-guided expansion (upper bounds: blockages; twice the share, it proved
+#: every blockage of the master drawn samples, README "Exact proofs"), the lower-bound
+#: partial expansion (breakthroughs) and the capped whole DAG, always the one that has
 #: spent the least time so far for its weight, at its next level; ``claimed`` the
 #: same strategies for a side a static method calls blocked, where the restricted
 #: games nearly always give the proof (on the 672 claims among the 85,007 master
@@ -204,10 +213,11 @@ _FULL_CAPPED = _FULL_GAME._replace(cap=lambda n: 1000 << n, weight=0.5)
 #: LEVERS gets eight times KINGS's share and NOPUSH twice, the full game's expansions
 #: a quarter to a half (measured in the README, "Exact proofs"); ``kings`` /
 #: ``levers`` / ``nopush`` only that restricted game (blocked or unknown); ``bounds``
-#: only the partial expansions of the full game; ``full`` the whole DAG of the full
-#: game at once.  The schedule changes only how soon an answer comes, never the answer.
+#: only the level-limited partial expansions of the full game; ``gap`` only the
+#: gap-guided expansion (blocked or unknown); ``full`` the whole DAG of the full game
+#: at once.  The schedule changes only how soon an answer comes, never the answer.
 STRATEGIES: dict[str, tuple[_Strategy, ...]] = {
-    "auto": (_KINGS_GAME, _NOPUSH_GAME, _FULL_HI, _FULL_LO, _FULL_CAPPED),
+    "auto": (_KINGS_GAME, _NOPUSH_GAME, _GAP._replace(weight=2.0), _FULL_LO, _FULL_CAPPED),
     "claimed": (_KINGS_GAME, _LEVERS_GAME._replace(weight=8.0), _NOPUSH_GAME._replace(weight=2.0),
                 _FULL_HI._replace(weight=0.5), _FULL_LO._replace(weight=0.25),
                 _FULL_CAPPED._replace(weight=0.25)),
@@ -215,16 +225,23 @@ STRATEGIES: dict[str, tuple[_Strategy, ...]] = {
     "levers": (_LEVERS_GAME,),
     "nopush": (_NOPUSH_GAME,),
     "bounds": (_FULL_HI, _FULL_LO),
+    "gap": (_GAP,),
     "full": (_FULL_GAME,),
 }
+
+
+def _reach(r: _Root) -> int:
+    """The root structure's states its king steps reach, with the root's side to move
+    (the states of its side-to-move table)."""
+    seed = _root_states(r)[(r.xp, r.dp)]
+    return er.close(r.xp, r.dp, seed[0], seed[1])[0 if r.x_to_move else 1]
 
 
 def _decide(r: _Root, st: _Strategy, dag: Dag) -> _Proof | None:
     """The proof one finished expansion gives, if any."""
     bit = et.index(r.xk, r.dk)
     how = st.mode if st.mode != FULL else ("bounds" if dag.frontier else "")
-    seed = _root_states(r)[(r.xp, r.dp)]
-    reach = sum(er.close(r.xp, r.dp, seed[0], seed[1]))  # the root structure's reachable states
+    reach = _reach(r)
     if st.want != "lo":
         hi = _root_table(r, st.mode, dag.hi)
         if not hi >> bit & 1:
@@ -246,6 +263,17 @@ def _decide(r: _Root, st: _Strategy, dag: Dag) -> _Proof | None:
 _HEAD_START = 0.05
 
 
+def _gap_round(r: _Root, g: GapExpansion) -> tuple[bool, _Proof | None]:
+    """One round of the gap-guided expansion: ``(go on, proof)``; it proves blockages
+    only (a win it cannot tell from a bound: the other strategies find those)."""
+    if not g.step():
+        return False, None
+    hi = _root_table(r, FULL, g.hi)
+    if hi >> et.index(r.xk, r.dk) & 1:
+        return True, None
+    return True, _Proof(False, hi, _reach(r), "gap", g)
+
+
 def _prove(r: _Root, budget: Budget, use_cache: bool, strategies: tuple[_Strategy, ...]
            ) -> _Proof | None:
     """Run ``strategies``, always the one that has spent the least time so far for its
@@ -257,9 +285,22 @@ def _prove(r: _Root, budget: Budget, use_cache: bool, strategies: tuple[_Strateg
     spent = [0.0] * len(strategies)
     active = set(range(len(strategies)))
     call = Call(budget, use_cache)
+    gaps: dict[int, GapExpansion] = {}
     while active:
         i = min(active, key=lambda j: ((spent[j] + _HEAD_START) / strategies[j].weight, j))
         st = strategies[i]
+        if st.gap:
+            g = gaps.get(i) or gaps.setdefault(i, GapExpansion(_root_states(r), call))
+            t0 = time.perf_counter()
+            go_on, proof = _gap_round(r, g)
+            spent[i] += time.perf_counter() - t0
+            if proof is not None:
+                return proof
+            if budget.out:
+                return None
+            if not go_on:
+                active.discard(i)
+            continue
         dag = Dag(st.mode, *st.limits(level[i]), st.want, call, st.cap(level[i]))
         t0 = time.perf_counter()
         done = dag.expand(_root_seeds(r))

@@ -56,6 +56,14 @@ class Budget:
             self.out = True
         return not self.out
 
+    def late(self, n: int = 63) -> bool:
+        """Whether time is up or (when ``n % 64 == 63``) the call is cancelled; then
+        the budget is out."""
+        if (time.perf_counter() > self.deadline
+                or (self.cancel is not None and n % 64 == 63 and self.cancel())):
+            self.out = True
+        return self.out
+
 
 #: the structure cache: per game, structure -> tables exact everywhere
 _cache: dict[str, dict[Key, Tables]] = {FULL: {}, KINGS: {}, NOPUSH: {}, LEVERS: {}}
@@ -269,11 +277,9 @@ class Dag:
             self.capped = True
             return True
         b = self.budget
-        if (n > b.left or time.perf_counter() > b.deadline
-                or (b.cancel is not None and n % 64 == 63 and b.cancel())):
+        if n > b.left:
             b.out = True
-            return True
-        return False
+        return b.late(n)
 
     def _kinds(self, moves: et.Moves) -> tuple[bool, bool]:
         """``(all successors exact everywhere, none cut by the limits or bounded)``."""

@@ -204,7 +204,9 @@ class ExactMethod(Method):
                    "levers": ", against a defender who never pushes and takes only with "
                              "pawns",
                    "nopush": ", against a defender who never pushes",
-                   "bounds": ", from a partial expansion"}.get(r.restricted, "")
+                   "bounds": ", from a partial expansion",
+                   "gap": ", from a partial expansion following the undecided play",
+                   }.get(r.restricted, "")
             return (f"proved: {name.us} cannot force a promotion or mate (exact: "
                     f"{_plural(r.structures, 'structure')}, {secs:.2f} s{how})")
         if v.code == "breaks":

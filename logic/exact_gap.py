@@ -3,7 +3,8 @@
 Keeps a growing set of *expanded* structures of the full game (X = White), each with
 an upper bound of its tables (:func:`~logic.exact_tables.solve_structure` over its
 successors' bounds; a structure not expanded counts as all X wins,
-:data:`~logic.exact_tables.HIGH`, unless its exact tables are known).  Any expanded
+:data:`~logic.exact_tables.HIGH`, unless its exact tables, or a restricted game's
+(a weaker defender: X wins at least there), are known).  Any expanded
 set gives valid upper bounds (induction over the DAG, successors first), so a root
 state the bound calls no win is a proof that X cannot win, whatever was expanded.
 
@@ -62,7 +63,7 @@ class GapExpansion:
     ``seeds``: the root's states (``[X to move, D to move]`` per structure, the root
     first, as :func:`logic.exact._root_states` gives them).  ``call``: the budget (each
     structure solve is spent from it) and the call's exact tables.  ``stuck``: the
-    walk found nothing more to expand; ``work``: structures expanded and solved.
+    walk found nothing more to expand.
     """
 
     def __init__(self, seeds: dict[Key, list[int]], call: Call) -> None:
@@ -77,7 +78,6 @@ class GapExpansion:
         self.exact: set[Key] = set()  # unexpanded, exact tables known
         self.restricted: dict[Key, Tables] = {}  # a restricted game's tables (a bound)
         self.stuck = False
-        self.work = 0
 
     def hi(self, key: Key) -> Tables:
         """The upper bound of ``key``: its own if expanded, else its exact tables if
@@ -104,10 +104,6 @@ class GapExpansion:
                 self.restricted[key] = t
                 return t
         return HIGH
-
-    def expanded(self, key: Key) -> bool:
-        """Whether ``key`` has a bound of its own (expanded, or exact tables known)."""
-        return key in self.moves or key in self.exact
 
     def _sum(self, key: Key) -> int:
         s = self.psum.get(key)
@@ -145,7 +141,6 @@ class GapExpansion:
         get = self.hi
         seen = budget.seen
         while heap:
-            self.work += 1
             if not budget.spend():
                 return False
             _, k = heapq.heappop(heap)

@@ -126,28 +126,30 @@ class GapExpansion:
     def _expand(self, keys: list[Key]) -> bool:
         """Expand ``keys`` (not expanded yet), then re-solve them and, while bounds
         change, their expanded ancestors, children first (highest progress first:
-        every move raises it)."""
+        every move raises it).  A key's moves are generated when it is first solved
+        (so solves, and the progress they report, never wait for a whole round's move
+        generation); a parent among the new keys is queued anyway."""
         budget = self.budget
-        for n, k in enumerate(keys):
-            if n & 63 == 63 and budget.late():
-                return False
-            mv = self.moves[k] = et.moves_of(k[0], k[1], FULL)
-            for m in mv.x + mv.d:
-                for c in ((m.child,) if m.child is not None else ()) + m.ep:
-                    self.parents.setdefault(c, []).append(k)
         heap = [(-self._sum(k), k) for k in keys]
         heapq.heapify(heap)
         queued = set(keys)
         get = self.hi
         seen = budget.seen
+        moves = self.moves
         while heap:
             if not budget.spend():
                 return False
             _, k = heapq.heappop(heap)
             queued.discard(k)
+            mv = moves.get(k)
+            if mv is None:
+                mv = moves[k] = et.moves_of(k[0], k[1], FULL)
+                for m in mv.x + mv.d:
+                    for c in ((m.child,) if m.child is not None else ()) + m.ep:
+                        self.parents.setdefault(c, []).append(k)
             if seen is not None and len(seen) < SEEN_LIMIT:
                 seen.append(k)
-            t = et.solve_structure(k[0], k[1], FULL, self.moves[k], get)
+            t = et.solve_structure(k[0], k[1], FULL, mv, get)
             r = self.restricted.get(k)
             if r is not None:  # both bound it: so does their meet
                 t = Tables(t.wgood & r.wgood, t.b & r.b, t.bstale)
@@ -155,7 +157,7 @@ class GapExpansion:
                 continue
             self.thi[k] = t
             for p in self.parents.get(k, ()):
-                if p in self.moves and p not in queued:
+                if p in moves and p not in queued:
                     queued.add(p)
                     heapq.heappush(heap, (-self._sum(p), p))
         return True

@@ -183,9 +183,9 @@ class GapExpansion:
                     continue
                 if t is not HIGH:
                     sw, sb = self._close(sw, sb, t, lg)
-                n = ((sw & lg.w) | (sb & lg.b)).bit_count()
-                if n:
-                    front[key] = front.get(key, 0) + n
+                entered = ((sw & lg.w) | (sb & lg.b)).bit_count()
+                if entered:
+                    front[key] = front.get(key, 0) + entered
                 continue
             rw, rb = self._close(sw, sb, self.thi[key], lg)
             if rw | rb:

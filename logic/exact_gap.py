@@ -26,35 +26,15 @@ from __future__ import annotations
 
 import heapq
 
-import chess
-
+from logic import exact_reach as er
 from logic import exact_tables as et
 from logic.exact_dag import SEEN_LIMIT, Call, Key, cached_tables
-from logic.exact_tables import FULL, HIGH, KCAP, LANES1, PROMO, Moves, Tables
+from logic.exact_tables import FULL, HIGH, KCAP, PROMO, Moves, Tables
 
 __all__ = ["GapExpansion"]
 
 #: the restricted games whose exact tables bound the full game's from above, tightest first
 _WEAKER = (et.NOPUSH, et.LEVERS, et.KINGS)
-
-_KA = chess.BB_KING_ATTACKS
-_ALL64 = chess.BB_ALL
-
-
-def _x_king_to(states: int, sq: int) -> int:
-    """The states after X's king steps from next to ``sq`` onto ``sq`` (D's king stays)."""
-    lanes = 0
-    for k in et.bits(_KA[sq]):
-        lanes |= (states >> k) & LANES1
-    return lanes << sq
-
-
-def _d_king_to(states: int, sq: int) -> int:
-    """The states after D's king steps from next to ``sq`` onto ``sq`` (X's king stays)."""
-    xs = 0
-    for k in et.bits(_KA[sq]):
-        xs |= (states >> (64 * k)) & _ALL64
-    return xs << (64 * sq)
 
 
 class GapExpansion:
@@ -182,29 +162,16 @@ class GapExpansion:
                 if key in self.exact:  # nothing below it to expand
                     continue
                 if t is not HIGH:
-                    sw, sb = self._close(sw, sb, t, lg)
+                    sw, sb = er.close_within(sw, sb, t.wgood & lg.w, t.b)
                 entered = ((sw & lg.w) | (sb & lg.b)).bit_count()
                 if entered:
                     front[key] = front.get(key, 0) + entered
                 continue
-            rw, rb = self._close(sw, sb, self.thi[key], lg)
+            t = self.thi[key]
+            rw, rb = er.close_within(sw, sb, t.wgood & lg.w, t.b)
             if rw | rb:
                 self._follow(self.moves[key], lg, rw, rb, seeds, heap)
         return sorted(front, key=lambda k: -front[k])
-
-    @staticmethod
-    def _close(sw: int, sb: int, t: Tables, lg: et.Legal) -> tuple[int, int]:
-        """The won states (X / D to move) reachable from ``sw`` / ``sb`` by king steps
-        through won states of ``t``."""
-        gw = t.wgood & lg.w
-        gb = t.b
-        rw, rb = sw & gw, sb & gb
-        while True:
-            nb = rb | (et.x_pred(rw) & gb)
-            nw = rw | (et.d_pred(nb) & gw)
-            if nw == rw and nb == rb:
-                return rw, rb
-            rw, rb = nw, nb
 
     def _follow(self, moves: Moves, lg: et.Legal, rw: int, rb: int,
                 seeds: dict[Key, list[int]], heap: list[tuple[int, Key]]) -> None:
@@ -222,7 +189,7 @@ class GapExpansion:
                 if not s:
                     continue
                 if mv.kind == KCAP:
-                    s = _d_king_to(s, mv.sq) if side else _x_king_to(s, mv.sq)
+                    s = et.d_king_onto(s, mv.sq) if side else et.x_king_onto(s, mv.sq)
                 self._seed(seeds, heap, mv.child, 1 - side, s)
                 for c in mv.ep:
                     self._seed(seeds, heap, c, side, s)

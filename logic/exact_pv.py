@@ -191,17 +191,6 @@ class Source(NamedTuple):
     expanded: Callable[[Key], bool]
 
 
-_FOLD = (1, 2, 4, 8, 16, 32)
-_LANE0 = et.x_on(1)
-
-
-def _lane_any(x: int) -> int:
-    """Bit 0 of each lane set when the lane of ``x`` has any bit."""
-    for sh in _FOLD:
-        x |= x >> sh
-    return x & _LANE0
-
-
 def _add(seeds: dict[Key, list[int]], key: Key, side: int, bits: int) -> None:
     if bits:
         e = seeds.setdefault(key, [0, 0])
@@ -212,8 +201,7 @@ def _seed_x(mv: et.Move, rw: int, src: Source, seeds: dict[Key, list[int]]) -> N
     """Propagate X's structure move ``mv`` from the reachable X-to-move wins ``rw``."""
     c = src.lower(mv.child)
     if mv.kind == et.KCAP:
-        hit = _lane_any(rw & et.x_on(chess.BB_KING_ATTACKS[mv.sq])) << mv.sq
-        _add(seeds, mv.child, 1, hit & c.b)
+        _add(seeds, mv.child, 1, et.x_king_onto(rw, mv.sq) & c.b)
         return
     if mv.kind == et.DOUBLE:
         rw &= et.KING_OFF[mv.mid]
@@ -232,10 +220,7 @@ def _seed_d(mv: et.Move, rb: int, lg: et.Legal, src: Source, seeds: dict[Key, li
     if not rb or mv.child is None:
         return
     if mv.kind == et.KCAP:
-        hit = 0
-        for bk in chess.scan_forward(chess.BB_KING_ATTACKS[mv.sq]):
-            hit |= (rb >> (64 * bk)) & chess.BB_ALL
-        _add(seeds, mv.child, 0, hit << (64 * mv.sq))
+        _add(seeds, mv.child, 0, et.d_king_onto(rb, mv.sq))
         return
     _add(seeds, mv.child, 0, rb)
     for k in mv.ep:

@@ -29,7 +29,8 @@ from logic.exact_tables import (
     x_pred,
 )
 
-__all__ = ["RunnerPart", "runner_parts", "runner", "close", "regions", "reach_moves"]
+__all__ = ["RunnerPart", "runner_parts", "runner", "close", "close_within", "regions",
+           "reach_moves"]
 
 _ALL64 = chess.BB_ALL
 _KA = chess.BB_KING_ATTACKS
@@ -170,12 +171,17 @@ def close(xp: int, dp: int, rw: int, rb: int, lg: Legal | None = None) -> tuple[
     """The states reachable from ``rw`` (X to move) and ``rb`` (D to move) by king steps
     of either side inside ``(xp, dp)``."""
     lg = lg or legal_masks(xp, dp)
-    lw, lb = lg.w, lg.b
-    rw &= lw
-    rb &= lb
+    return close_within(rw, rb, lg.w, lg.b)
+
+
+def close_within(rw: int, rb: int, w: int, b: int) -> tuple[int, int]:
+    """The states of ``w`` (X to move) and ``b`` (D to move) reachable from ``rw`` /
+    ``rb`` by king steps of either side that never leave them."""
+    rw &= w
+    rb &= b
     while True:
-        nb = rb | (x_pred(rw) & lb)
-        nw = rw | (d_pred(nb) & lw)
+        nb = rb | (x_pred(rw) & b)
+        nw = rw | (d_pred(nb) & w)
         if nw == rw and nb == rb:
             return rw, rb
         rw, rb = nw, nb

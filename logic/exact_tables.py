@@ -46,7 +46,7 @@ __all__ = [
     "Move", "Moves", "Legal", "PUSH", "DOUBLE", "CAP", "PROMO", "KCAP", "LOW", "HIGH",
     "x_on", "d_on", "kings_on", "lanes_of", "x_pred", "d_pred", "bits", "legal_masks",
     "move_legal", "moves_of", "solve_structure", "ep_after_x_double", "ep_after_d_double",
-    "progress", "index", "king_squares",
+    "progress", "index", "king_squares", "x_king_onto", "d_king_onto",
 ]
 
 FULL = "full"
@@ -135,6 +135,26 @@ def d_pred(w: int) -> int:
     h = ((w >> 64) & _VD_E) | ((w << 64) & _VD_W)
     v = h | w
     return h | ((v >> 512) & _VD_N) | ((v << 512) & _VD_S)
+
+
+_FOLD = (1, 2, 4, 8, 16, 32)
+
+
+def x_king_onto(states: int, sq: chess.Square) -> int:
+    """The states after X's king steps onto ``sq`` from the states of ``states`` where it
+    stands next to ``sq`` (D's king stays): where a king capture on ``sq`` leads."""
+    x = states & x_on(_KA[sq])
+    for sh in _FOLD:  # any bit of a lane to the lane's bit 0
+        x |= x >> sh
+    return (x & LANES1) << sq
+
+
+def d_king_onto(states: int, sq: chess.Square) -> int:
+    """The same for D's king (X's king stays)."""
+    xs = 0
+    for k in bits(_KA[sq]):
+        xs |= (states >> (64 * k)) & _ALL64
+    return xs << (64 * sq)
 
 
 class Tables(NamedTuple):

@@ -41,7 +41,7 @@ class GapExpansion:
     """Upper bounds of the full game's tables on a growing set of structures.
 
     ``seeds``: the root's states (``[X to move, D to move]`` per structure, the root
-    first, as :func:`logic.exact._root_states` gives them).  ``call``: the budget (each
+    first, as :func:`logic.exact_root.root_states` gives them).  ``call``: the budget (each
     structure solve is spent from it) and the call's exact tables.  ``stuck``: the
     walk found nothing more to expand.
     """

@@ -156,11 +156,11 @@ class GapExpansion:
                 return []
             _, key = heapq.heappop(heap)
             sw, sb = seeds.pop(key)
-            lg = et.legal_masks(*key)
             if key not in self.moves:
                 t = self.hi(key)
                 if key in self.exact:  # nothing below it to expand
                     continue
+                lg = et.legal_masks(*key)
                 if t is not HIGH:
                     sw, sb = er.close_within(sw, sb, t.wgood & lg.w, t.b)
                 entered = ((sw & lg.w) | (sb & lg.b)).bit_count()
@@ -168,6 +168,7 @@ class GapExpansion:
                     front[key] = front.get(key, 0) + entered
                 continue
             t = self.thi[key]
+            lg = et.legal_masks(*key)
             rw, rb = er.close_within(sw, sb, t.wgood & lg.w, t.b)
             if rw | rb:
                 self._follow(self.moves[key], lg, rw, rb, seeds, heap)

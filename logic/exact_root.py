@@ -2,7 +2,8 @@
 strategies of :mod:`logic.exact_schedule` need of it: its states, its kings' squares,
 its side-to-move table, with the en-passant captures it allows.
 
-Black is White on the flipped board: :func:`orient` is the one place that flips.
+Black is White on the flipped board: :func:`orient` is the one place that flips the
+input (:mod:`logic.exact` flips the answers back).
 """
 
 from __future__ import annotations

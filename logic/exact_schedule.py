@@ -54,10 +54,12 @@ def _no_cap(level: int) -> int | None:
 @dataclass(frozen=True)
 class Levels:
     """Level-limited expansions of game ``mode``: at level ``n`` X's and D's progress
-    are limited to ``limits(n)``; structures beyond are bounded (``want``: the bound
-    that can prove, ``"hi"`` blockages, ``"lo"`` breakthroughs as well), and an
+    are limited to ``limits(n)``; structures beyond are bounded by ``want``: ``"hi"``
+    all X wins (a non-win proves a blockage), ``"lo"`` all losses but X's runners (a
+    win proves a breakthrough).  In the full game the lower bound is read either way,
+    and an expansion that cuts nothing is exact (a blockage or a breakthrough).  An
     expansion is given up past ``cap(n)`` structures (None: no cap).  Levels grow,
-    doubling the step while an expansion less than doubles the last's work."""
+    doubling the increment while an expansion less than doubles the last's work."""
 
     mode: str
     want: str
@@ -90,7 +92,8 @@ class Levels:
 
 @dataclass
 class LevelRun:
-    """:class:`Levels` at work: the next level, its step and the last expansion's work."""
+    """:class:`Levels` at work: the next level, the increment to the one after it and
+    the last expansion's work."""
 
     strategy: Levels
     root: Root
@@ -205,7 +208,8 @@ _HEAD_START = 0.05
 def prove(r: Root, call: Call, strategies: tuple[Strategy, ...]) -> Proof | None:
     """Run ``strategies`` on ``r``, always stepping the one that has spent the least
     time so far for its weight, until one decides; None if out of budget (``call``'s)
-    or if every run finished undecided (only restricted games X wins)."""
+    or if every run finished undecided (restricted games X wins outright, a gap
+    expansion stuck: X wins the full game, which only the other strategies prove)."""
     runs: list[Run] = [s.start(r, call) for s in strategies]
     spent = [0.0] * len(runs)
     active = set(range(len(runs)))

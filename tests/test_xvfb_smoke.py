@@ -31,6 +31,16 @@ def _board_pixels(image) -> tuple[int, int]:
     return counts[light], counts[dark]
 
 
+def _why(app: subprocess.Popen, light: int, dark: int) -> str:
+    """The failure message: the pixel counts, and the app's exit code and stderr if it
+    has exited (else that it was still running at the deadline)."""
+    code = app.poll()
+    if code is None:
+        return f"board pixels {(light, dark)}; the app was still running after 30 s"
+    err = app.communicate()[1].decode(errors="replace")[-2000:]
+    return f"board pixels {(light, dark)}; the app exited with {code}: {err}"
+
+
 def test_real_window_under_xvfb(tmp_path) -> None:
     xvfb = shutil.which("Xvfb")
     if xvfb is None:
@@ -42,9 +52,13 @@ def test_real_window_under_xvfb(tmp_path) -> None:
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     app = None
     try:
-        for _ in range(100):
+        for _ in range(200):  # until the server accepts a client (not just its socket file)
             if Path(f"/tmp/.X11-unix/X{n}").exists():
-                break
+                try:
+                    ImageGrab.grab(xdisplay=f":{n}")
+                    break
+                except OSError:
+                    pass
             time.sleep(0.05)
         env = {k: v for k, v in os.environ.items() if k != "SDL_VIDEODRIVER"}
         env.update(DISPLAY=f":{n}", PAWNFENCE_HOME=str(tmp_path), SDL_AUDIODRIVER="dummy")
@@ -63,7 +77,7 @@ def test_real_window_under_xvfb(tmp_path) -> None:
         assert shot is not None, app.communicate()[1].decode(errors="replace")
         shot.save(tmp_path / "xvfb-window.png")
         # 32 light and 32 dark squares of at least 60x60 pixels each are on the screen
-        assert light > 50_000 and dark > 50_000, (light, dark)
+        assert light > 50_000 and dark > 50_000, _why(app, light, dark)
     finally:
         if app is not None:
             app.kill()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import NamedTuple, Protocol
 
 from logic import exact_root as rt
@@ -75,18 +75,18 @@ class Levels:
         """The proof one finished expansion gives, if any."""
         bit = et.index(r.xk, r.dk)
         how = self.mode if self.mode != FULL else ("bounds" if dag.frontier else "")
-        reach = rt.reach(r)
         if self.want != "lo":
             hi = rt.root_table(r, self.mode, dag.hi)
             if not hi >> bit & 1:
-                return Proof(False, hi, reach, how, dag)
+                return Proof(False, hi, rt.reach(r), how, dag)
         if self.mode != FULL:
             return None
         lo = rt.root_table(r, self.mode, dag.lo)
         if lo >> bit & 1:
+            reach = rt.reach(r)
             return Proof(True, lo & reach, reach, how, dag)
         if not dag.frontier:  # exact on the states reached from the root
-            return Proof(False, lo, reach, how, dag)
+            return Proof(False, lo, rt.reach(r), how, dag)
         return None
 
 
@@ -140,7 +140,7 @@ class GapRun:
 
     root: Root
     gap: GapExpansion
-    finished: bool = field(default=False)
+    finished: bool = False
 
     def step(self) -> Proof | None:
         """One round; a proof once the root's state is no longer an upper-bound win."""

@@ -79,7 +79,8 @@ class ExactResult(NamedTuple):
     length of ``pv``, its last move ends the blockage (None without a PV).
     ``ends``: ``"promotion"`` (by X), ``"defender-promotion"``, ``"mate"`` or ``""``.
     ``structures``: pawn structures solved for this call (partial expansions count
-    each time); ``cached``: structures taken from the cache; ``states``:
+    each time); ``cached``: structures taken from the cache; ``distinct``: how many
+    different structures those solves were (at most ``structures``); ``states``:
     king-placement states examined (8192 per structure solved).  ``ms``: wall time.
     ``king_map``: real squares, among the king placements the root can reach --
     blocked: D-king squares from which D holds (X's king and the side to move as in
@@ -102,6 +103,7 @@ class ExactResult(NamedTuple):
     king_map: int
     restricted: str
     cached: int = 0
+    distinct: int = 0
 
 
 def _flip_uci(uci: str) -> str:
@@ -145,7 +147,7 @@ def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square
     if proof is None:
         ms = (time.perf_counter() - budget.start) * 1000
         return ExactResult("unknown", None, (), None, "", budget.solved, states, ms, 0, "",
-                           budget.cached)
+                           budget.cached, len(budget.keys))
     if not proof.won:
         legal = (et.legal_masks(r.xp, r.dp).w if r.x_to_move
                  else et.legal_masks(r.xp, r.dp).b)
@@ -153,7 +155,7 @@ def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square
         ms = (time.perf_counter() - budget.start) * 1000
         return ExactResult("blocked", True, (), None, "", budget.solved, states, ms,
                            sl if color else chess.flip_vertical(sl), proof.restricted,
-                           budget.cached)
+                           budget.cached, len(budget.keys))
     sl = et.king_squares(proof.table, dk=r.dk)
     line = _principal(r, proof, max_seconds if pv_seconds is None else pv_seconds,
                       cancel) if pv else None
@@ -164,7 +166,8 @@ def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square
         plies, ends = line.plies, line.ends
     ms = (time.perf_counter() - budget.start) * 1000
     return ExactResult("breaks", False, moves, plies, ends, budget.solved, states, ms,
-                       sl if color else chess.flip_vertical(sl), proof.restricted, budget.cached)
+                       sl if color else chess.flip_vertical(sl), proof.restricted, budget.cached,
+                       len(budget.keys))
 
 
 def check_board(board: chess.Board) -> None:

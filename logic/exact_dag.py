@@ -43,9 +43,14 @@ class Budget:
         self.solved = 0
         self.cached = 0
         self.out = False
+        #: the distinct structures solved (a structure may be solved in several games,
+        #: and again in each partial expansion or round)
+        self.keys: set[Key] = set()
 
-    def spend(self) -> bool:
-        """Count one structure solve; False once the budget is gone."""
+    def spend(self, key: Key | None = None) -> bool:
+        """Count one solve (of structure ``key``); False once the budget is gone."""
+        if key is not None:
+            self.keys.add(key)
         self.solved += 1
         self.left -= 1
         if self.report is not None and self.solved % 16 == 0:
@@ -301,7 +306,7 @@ class Dag:
             if self.cap < 0:
                 self.capped = True
                 return False
-        if not self.budget.spend():
+        if not self.budget.spend(key):
             return False
         seen = self.budget.seen
         if seen is not None and len(seen) < SEEN_LIMIT:

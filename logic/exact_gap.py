@@ -117,9 +117,9 @@ class GapExpansion:
         seen = budget.seen
         moves = self.moves
         while heap:
-            if not budget.spend():
-                return False
             _, k = heapq.heappop(heap)
+            if not budget.spend(k):
+                return False
             queued.discard(k)
             mv = moves.get(k)
             if mv is None:

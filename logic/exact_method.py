@@ -167,12 +167,14 @@ class ExactMethod(Method):
 
     def fields(self, v: Verdict) -> dict[str, Any]:
         """``status`` (blocked / breaks / unknown), ``pv`` (UCI moves), ``structures``
-        and ``ms`` of an exact verdict."""
+        (solves), ``distinct`` (different structures among them) and ``ms`` of an exact
+        verdict."""
         d: ExactDetail | None = v.detail
         if d is None:
             return {}
         r = d.result
         return {"status": r.status, "pv": list(r.pv), "structures": r.structures,
+                "distinct": r.distinct,
                 "ms": round(r.ms, 1)}
 
     def headline(self, v: Verdict) -> str | None:
@@ -222,21 +224,25 @@ class ExactMethod(Method):
         move by move (real coordinates throughout)."""
         d: ExactDetail = v.detail
         r = d.result
-        shown = seen[:STRUCTURE_STEPS]
+        order = list(dict.fromkeys(seen))  # each structure once, as first solved
+        shown = order[:STRUCTURE_STEPS]
         for i, key in enumerate(shown, 1):
             wp, bp = _real_structure(key, color)
-            more = (f" (and {len(seen) - len(shown):,} more)" if i == len(shown)
-                    and len(seen) > len(shown) else "")
+            more = (f" (and {r.distinct - len(shown):,} more)" if i == len(shown)
+                    and r.distinct > len(shown) else "")
             rec.add("exact-structure", "exact", "structures",
-                    f"Structure {i} of {r.structures:,} solved{more}: White "
+                    f"Structure {i} of {r.distinct:,} solved{more}: White "
                     f"{_squares(wp)}, Black {_squares(bp)}; every placement of both kings.",
-                    facts=(("index", i), ("total", r.structures)),
+                    facts=(("index", i), ("total", r.distinct)),
                     structure_white=wp, structure_black=bp)
+        again = (f" in {r.structures:,} solves (some again, in a deeper expansion or "
+                 f"another game)" if r.structures > r.distinct else "")
         rec.add("exact-solve", "exact", "structures solved",
                 f"Retrograde analysis over the pawn structures reachable from here: "
-                f"{r.structures:,} solved ({r.cached:,} from the cache), {r.states:,} king "
-                f"placements, {r.ms / 1000:.2f} s.",
-                facts=(("structures", r.structures), ("cached", r.cached),
+                f"{r.distinct:,} solved{again}, {r.cached:,} from the cache, {r.states:,} "
+                f"king placements, {r.ms / 1000:.2f} s.",
+                facts=(("structures", r.structures), ("distinct", r.distinct),
+                       ("cached", r.cached),
                        ("restricted", r.restricted), ("status", r.status)))
         if r.status == "blocked":
             rec.add("exact-kings", "exact", "king map",

@@ -12,6 +12,7 @@ import chess
 import chess.syzygy
 import pytest
 
+import logic
 from logic import exact, exact_dag
 from logic import exact_reach as er
 from logic import exact_tables as et
@@ -447,3 +448,25 @@ def test_schedule_follows_the_static_claims() -> None:
     exact.clear_cache()
     assert exact.solve(fortress, chess.BLACK, pv=False, method="auto",
                        max_seconds=3).status in ("blocked", "unknown")
+
+
+def test_trace_shows_each_structure_once_and_counts_solves_apart() -> None:
+    """The gap rounds re-solve a structure whose successors' bounds changed: ``structures``
+    counts solves, ``distinct`` the structures, which the trace shows once each, in the
+    order they were first solved (checked against the raw ``seen`` list)."""
+    board = chess.Board("8/8/8/3k4/8/6pK/7P/8 b - - 0 1")
+    exact.clear_cache()
+    seen: list[tuple[int, int]] = []
+    r = exact.solve(board, chess.WHITE, pv=False, seen=seen)
+    assert r.structures == len(seen) and r.distinct == len(set(seen)) < r.structures
+    exact.clear_cache()
+    v = logic.detect(board, chess.WHITE, method="exact", trace=True)
+    r = v.detail.result  # this run's own counts (the schedule follows the clock)
+    steps = [s for s in v.steps if s.kind == "exact-structure"]
+    shown = [(s.board("structure_white"), s.board("structure_black")) for s in steps]
+    assert len(shown) == len(set(shown)) == min(r.distinct, 12)
+    assert shown[0] == (board.pawns & board.occupied_co[chess.WHITE],
+                        board.pawns & board.occupied_co[chess.BLACK])
+    solve = next(s for s in v.steps if s.kind == "exact-solve")
+    again = f" in {r.structures:,} solves" if r.structures > r.distinct else ","
+    assert f"{r.distinct:,} solved{again}" in solve.text

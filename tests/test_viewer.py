@@ -17,7 +17,7 @@ pygame = pytest.importorskip("pygame")
 from viewer import clipboard  # noqa: E402
 from viewer.app import App  # noqa: E402
 from viewer.render import board_geometry  # noqa: E402
-from viewer.settings import Settings, load_settings  # noqa: E402
+from viewer.settings import Settings, load_settings, load_settings_checked  # noqa: E402
 from viewer.text import caption_html, explanation_html  # noqa: E402
 
 WIKI = "4k3/8/3pPp2/1p1P1P1p/1P5P/5P2/3K4/8 w - - 0 1"
@@ -365,3 +365,20 @@ def test_typing_in_the_fen_field_is_not_a_shortcut(app: App) -> None:
     assert app.panel.fen_entry.is_focused
     frames(app, [key(pygame.K_f, unicode="f")])
     assert not app.state.flipped  # "f" went into the text, not to the flip shortcut
+
+
+@pytest.mark.parametrize("method", list(METHODS))
+def test_every_method_of_the_menu_comes_back_from_the_settings(home, method: str) -> None:
+    """Whatever method the menu was left on (the exact prover included), the next start
+    takes it from settings.json without calling the file bad."""
+    a = App(Settings(fen=D16), size=(1280, 860))
+    while a.state.method != method:
+        frames(a, [key(pygame.K_m)])
+    assert a.close() is None
+    loaded = load_settings_checked()
+    assert loaded.settings.method == method and not loaded.problems, loaded
+    assert not any(home.rglob("settings.json.bad"))
+    b = App(loaded.settings, size=(1280, 860))
+    assert b.state.method == method
+    b.close()
+    pygame.display.quit()

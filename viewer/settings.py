@@ -189,7 +189,7 @@ def _apply(base: Settings, data: dict[str, Any]) -> list[str]:
         base.width, base.height = default.width, default.height
     checks = {"speed": 0 < base.speed < 1000, "search_seconds": 0.05 <= base.search_seconds <= 60,
               "export_size": 64 <= base.export_size <= 4096, "fen": _is_fen(base.fen),
-              "method": base.method in logic.STATIC_METHODS,
+              "method": base.method in logic.METHODS,
               "side": base.side in ("white", "black"),
               "tool": len(base.tool) == 1 and base.tool in TOOL_LETTERS,
               "engine": "\0" not in base.engine}

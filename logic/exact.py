@@ -193,7 +193,7 @@ def solve(board: chess.Board, color: chess.Color, *, max_seconds: float = MAX_SE
     breakthrough (``pv=False`` skips it).  ``cancel`` is polled regularly; True gives
     ``"unknown"``.  ``use_cache=False`` neither reads nor writes the structure cache.
     ``method`` picks the strategies (:data:`STRATEGIES`; ``"auto"`` by default).
-    ``report(n)`` is called with the structures solved so far every 16 solves;
+    ``report(n)`` is called with the distinct structures solved so far every 16 solves;
     ``seen`` (a list) receives each structure solved, ``(X's pawns, D's pawns)`` in
     the solver's orientation (X = White), in order.  Raises
     :class:`ExactError` (a ``ValueError``, echoing the FEN) for other pieces, an

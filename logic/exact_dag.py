@@ -32,7 +32,8 @@ class Budget:
                  cancel: Callable[[], bool] | None,
                  report: Callable[[int], None] | None = None,
                  seen: list[Key] | None = None) -> None:
-        #: ``report(solved)`` is called with the count every 16 solves (progress);
+        #: ``report(n)`` is called with the distinct structures solved so far every 16
+        #: solves (progress);
         #: ``seen`` collects the structures solved, in order (for a trace)
         self.report = report
         self.seen = seen
@@ -54,7 +55,7 @@ class Budget:
         self.solved += 1
         self.left -= 1
         if self.report is not None and self.solved % 16 == 0:
-            self.report(self.solved)
+            self.report(len(self.keys))
         polled = self.cancel is not None and self.solved % 16 == 0
         if (self.left < 0 or time.perf_counter() > self.deadline
                 or (polled and self.cancel())):  # type: ignore[misc]

@@ -184,7 +184,7 @@ class ExactMethod(Method):
         r = d.result
         if v.code == "proved":
             return (f"{v.side} cannot win — proved (exact: "
-                    f"{_plural(r.structures, 'structure')}, {r.ms / 1000:.2f} s)")
+                    f"{_plural(r.distinct, 'structure')}, {r.ms / 1000:.2f} s)")
         if v.code == "breaks":
             if not d.san:
                 return f"{v.side} breaks through — proved (exact, {r.ms / 1000:.2f} s)"
@@ -193,7 +193,7 @@ class ExactMethod(Method):
             more = " …" if len(d.san) > 1 else ""
             return f"{v.side} breaks through: {first}{more} {_ends(r)} in {r.plies} plies"
         return (f"{v.side}: unknown — the exact prover's budget ran out "
-                f"({r.structures} structures, {r.ms / 1000:.1f} s; no guess)")
+                f"({_plural(r.distinct, 'structure')}, {r.ms / 1000:.2f} s; no guess)")
 
     def reason(self, v: Verdict, name: Any) -> str | None:
         d: ExactDetail | None = v.detail
@@ -210,13 +210,13 @@ class ExactMethod(Method):
                    "gap": ", from a partial expansion following the undecided play",
                    }.get(r.restricted, "")
             return (f"proved: {name.us} cannot force a promotion or mate (exact: "
-                    f"{_plural(r.structures, 'structure')}, {secs:.2f} s{how})")
+                    f"{_plural(r.distinct, 'structure')}, {secs:.2f} s{how})")
         if v.code == "breaks":
             line = f": {_numbered(d)}" if d.san else ""
             return (f"{name.us} breaks through, {_ends(r)} in {r.plies} plies (exact: "
-                    f"{r.structures} structures, {secs:.2f} s){line}")
-        return (f"unknown: the exact prover's budget ran out after {r.structures} structures "
-                f"and {secs:.2f} s (no guess)")
+                    f"{_plural(r.distinct, 'structure')}, {secs:.2f} s){line}")
+        return (f"unknown: the exact prover's budget ran out after "
+                f"{_plural(r.distinct, 'structure')} and {secs:.2f} s (no guess)")
 
     def _record(self, rec: Recorder, board: chess.Board, color: chess.Color, v: Verdict,
                 seen: list[tuple[int, int]]) -> None:
@@ -281,6 +281,10 @@ def _numbered(d: ExactDetail, limit: int = 12) -> str:
 def _record_line(rec: Recorder, board: chess.Board, r: ExactResult) -> None:
     """One step per move of the line: an arrow with its SAN and a sentence."""
     b = board.copy(stack=False)
+    # a partial expansion's line is fastest only among the lines that proof knows
+    best = ("best play within the proof's partial expansion (the attacker fastest there, "
+            "the defender longest)." if r.restricted == "bounds" else
+            "best play (the attacker fastest, the defender longest).")
     for i, uci in enumerate(r.pv):
         move = chess.Move.from_uci(uci)
         san = b.san(move)
@@ -301,7 +305,7 @@ def _record_line(rec: Recorder, board: chess.Board, r: ExactResult) -> None:
         elif b.piece_type_at(move.to_square) == chess.PAWN:
             tail = "a pawn moves on."
         else:
-            tail = "best play (the attacker fastest, the defender longest)."
+            tail = best
         rec.add("exact-move", "exact", "the line", f"{number} {san}: {tail}",
                 changed=(1 << move.from_square) | (1 << move.to_square),
                 square=move.to_square,
@@ -313,7 +317,10 @@ def _passed_files(board: chess.Board, color: chess.Color) -> int:
     """The files (bit i: file i) that hold a passed pawn of ``color``."""
     own = board.pieces_mask(chess.PAWN, color)
     passed = passed_pawns(own, board.pieces_mask(chess.PAWN, not color), color)
-    return sum(1 << chess.square_file(s) for s in chess.scan_forward(passed))
+    files = 0
+    for s in chess.scan_forward(passed):  # two passed pawns may share a file
+        files |= 1 << chess.square_file(s)
+    return files
 
 
 def _squares(bb: int) -> str:

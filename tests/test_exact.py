@@ -470,3 +470,39 @@ def test_trace_shows_each_structure_once_and_counts_solves_apart() -> None:
     solve = next(s for s in v.steps if s.kind == "exact-solve")
     again = f" in {r.structures:,} solves" if r.structures > r.distinct else ","
     assert f"{r.distinct:,} solved{again}" in solve.text
+
+
+@pytest.mark.parametrize("fen", ["7k/ppp5/8/PPP5/8/8/8/K7 w - - 0 1",
+                                 "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1"])
+def test_the_lines_sentences_name_a_pawn_that_has_passed(fen: str) -> None:
+    """Each "the f-pawn has passed" of the line names a file on which the mover now has
+    a passed pawn, one it did not have before (checked square by square here; two pawns
+    on one file once read as the next file)."""
+    exact.clear_cache()
+    v = logic.detect(chess.Board(fen), chess.WHITE, method="exact", trace=True)
+    moves = [s for s in v.steps if s.kind == "exact-move"]
+    assert moves
+    board = chess.Board(fen)
+    named = 0
+    for step in moves:
+        mover = board.turn
+        before = _passed_file_names(board, mover)
+        board.push_uci(step.fact("uci"))
+        if "-pawn has passed" in step.text:
+            f = step.text.split("the ", 1)[1][0]
+            assert f in _passed_file_names(board, mover) - before, (step.text, board.fen())
+            named += 1
+    assert named
+
+
+def _passed_file_names(board: chess.Board, color: chess.Color) -> set[str]:
+    """Files of ``color``'s passed pawns: no enemy pawn ahead on the file or next to it."""
+    out = set()
+    for s in board.pieces(chess.PAWN, color):
+        f, r = chess.square_file(s), chess.square_rank(s)
+        ahead = [t for t in board.pieces(chess.PAWN, not color)
+                 if abs(chess.square_file(t) - f) <= 1
+                 and (chess.square_rank(t) > r if color else chess.square_rank(t) < r)]
+        if not ahead:
+            out.add(chess.FILE_NAMES[f])
+    return out

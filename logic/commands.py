@@ -23,7 +23,7 @@ import logic
 from logic.judge import JUDGE_PAIRS
 from logic.position import PositionError, bounded_lines, iter_epd, open_text, parse_epd_line
 from logic.search import MAX_DEPTH
-from logic.textboard import LEGEND, text_board
+from logic.textboard import legend, text_board
 from logic.uci import check_seconds
 
 __all__ = ["add_commands", "classify_lines", "board_from_args", "SIDES", "seconds_arg",
@@ -207,7 +207,7 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"\n== {v.side} ==\n")
         for i, s in enumerate(v.steps, 1):
             out.write(f"{i:3d}. [{s.section}] {s.phase}: {s.text}\n")
-        out.write("\n" + text_board(board, v) + "\n" + LEGEND + "\n")
+        out.write("\n" + text_board(board, v) + "\n" + legend(v) + "\n")
         out.write(f"\n=> {v.headline}\n   {v.reason}\n")
         for note in v.pawns:
             out.write(f"   {'ok ' if note.ok else 'NO '} {note.reason}\n")

@@ -6,15 +6,36 @@ import chess
 
 from logic.verdict import Verdict
 
-__all__ = ["text_board", "LEGEND"]
+__all__ = ["text_board", "legend", "LEGEND", "KING_MAP_LEGEND"]
 
 LEGEND = "legend: # fence   x marked   : king side (below/flood)   * removed/drowned pawn"
+#: the exact prover's king map, by whether the verdict is a blockage (True) or not
+KING_MAP_LEGEND = {True: "        H defending king holds here (exact king map)",
+                   False: "        B attacking king breaks through from here (exact king map)"}
+
+
+def _king_map(verdict: Verdict | None) -> tuple[int, bool]:
+    """The exact prover's king map of ``verdict`` (real squares) and whether it marks
+    where the defending king holds; ``(0, ...)`` for any other verdict."""
+    if verdict is None or verdict.method != "exact" or verdict.status != "ok":
+        return 0, False
+    return verdict.king_mask, verdict.code == "proved"
+
+
+def legend(verdict: Verdict | None = None) -> str:
+    """The legend of :func:`text_board` for ``verdict``: :data:`LEGEND`, and a line for
+    the king map when the board shows one."""
+    kmap, holds = _king_map(verdict)
+    return LEGEND + ("\n" + KING_MAP_LEGEND[holds] if kmap else "")
 
 
 def text_board(board: chess.Board, verdict: Verdict | None = None, *, flipped: bool = False) -> str:
     """The board as 8 text rows of two characters a square: piece letter (or '.') and a
-    marker (``#`` fence, ``x`` marked, ``:`` the attacker's king side, ``*`` removed)."""
+    marker (``#`` fence, ``x`` marked, ``:`` the attacker's king side, ``*`` removed;
+    for the exact prover ``H`` / ``B`` on its king map, see :func:`legend`)."""
     fence = marked = below = gone = 0
+    kmap, holds = _king_map(verdict)
+    kletter = "H" if holds else "B"
     if verdict is not None and verdict.raw:
         fence, marked, below = verdict.fence, verdict.marked, verdict.below
         gone = verdict.removed | verdict.drowned
@@ -29,7 +50,7 @@ def text_board(board: chess.Board, verdict: Verdict | None = None, *, flipped: b
             sym = piece.symbol() if piece else "."
             bit = 1 << sq
             mark = ("*" if gone & bit else "#" if fence & bit else "x" if marked & bit
-                    else ":" if below & bit else " ")
+                    else ":" if below & bit else kletter if kmap & bit else " ")
             cells.append(sym + mark)
         rows.append(f"{r + 1} " + " ".join(cells))
     rows.append("  " + " ".join(chess.FILE_NAMES[f] + " " for f in files))

@@ -30,6 +30,25 @@ def test_explain_prints_steps_board_and_verdict() -> None:
     assert "legend: # fence" in text
 
 
+@pytest.mark.parametrize("fen, letter, square", [
+    ("4k3/8/4P3/4K3/8/8/8/8 w - - 0 1", "H", "e8"),   # a KPK draw: where Black's king holds
+    ("7k/ppp5/8/PPP5/8/8/8/K7 w - - 0 1", "B", "a1"),  # b6!: where White's king breaks through
+])
+def test_explain_exact_draws_the_king_map_with_a_letter_and_its_legend(
+        fen: str, letter: str, square: str) -> None:
+    code, text = run("explain", fen, "--method", "exact", "--side", "white")
+    assert code == 0
+    rows = [line for line in text.splitlines() if line[:2] in {f"{r} " for r in range(1, 9)}]
+    board = {f"{f}{row[0]}": row[2 + 3 * i: 4 + 3 * i] for row in rows
+             for i, f in enumerate("abcdefgh")}
+    assert board[square][1] == letter, board
+    marked = sum(cell[1] == letter for cell in board.values())
+    holds = "holds" if letter == "H" else "breaks through"
+    assert f"{letter} " in text and f"{holds} from the {marked} marked squares" in text
+    assert f"{letter} {'defending king holds' if letter == 'H' else 'attacking king breaks'}" \
+        in text
+
+
 def test_explain_fields_form_and_flood_json() -> None:
     code, text = run("explain", *WIKI.split()[:2], "--method", "flood", "--json")
     assert code == 0

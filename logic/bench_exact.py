@@ -35,7 +35,7 @@ import chess
 
 import logic
 from logic.assets import asset_path
-from logic.position import PositionFileError, load_boards, open_text
+from logic.position import PositionFileError, load_boards, open_text, read_epd
 
 __all__ = ["Case", "Row", "built_in", "heuristic_blocked", "file_set", "solve_case",
            "summarise", "run_exact_bench"]
@@ -69,22 +69,46 @@ def _kp(board: chess.Board) -> bool:
 
 def read_boards(path: str | Path) -> list[chess.Board]:
     """Legal king-and-pawn boards of an EPD/FEN file or of JSON lines with ``"fen"``
-    (unreadable lines are skipped); raises :class:`PositionFileError`."""
+    (other lines are skipped: :func:`read_counted` counts them); raises
+    :class:`PositionFileError`."""
+    return read_counted(path)[0]
+
+
+def read_counted(path: str | Path) -> tuple[list[chess.Board], int]:
+    """:func:`read_boards` and how many non-blank lines it skipped (not a position, or
+    not a legal king-and-pawn one)."""
+    out: list[chess.Board] = []
+    skipped = 0
     if str(path).endswith(".jsonl"):
-        out = []
         try:
             with open_text(path) as f:
                 for line in f:
+                    if not line.strip():
+                        continue
                     try:
                         board = chess.Board(json.loads(line)["fen"])
-                    except (ValueError, KeyError, TypeError):
+                    except (ValueError, KeyError, TypeError, AttributeError):
+                        skipped += 1
                         continue
                     if _kp(board):
                         out.append(board)
+                    else:
+                        skipped += 1
         except OSError as exc:
             raise PositionFileError(f"cannot read {path}: {exc.strerror or exc}") from None
-        return out
-    return load_boards(path, kp_only=True)
+        return out, skipped
+    try:
+        for entry in read_epd(path):
+            if entry.board is not None and _kp(entry.board):
+                out.append(entry.board)
+            else:
+                skipped += 1
+    except (OSError, ValueError) as exc:
+        raise PositionFileError(f"cannot read {path}: "
+                                f"{getattr(exc, 'strerror', None) or exc}") from None
+    if not out:
+        raise PositionFileError(f"no legal king-and-pawn positions in {path}")
+    return out, skipped
 
 
 def built_in() -> list[Case]:
@@ -181,10 +205,16 @@ def run_exact_bench(args: argparse.Namespace, out: TextIO) -> int:
     """The ``bench --exact [FILE ...]`` table (or JSON)."""
     files: list[str] = list(args.exact or [])
     try:
-        loaded = [(Path(f).stem, read_boards(f)) for f in files]
+        counted = [(f, *read_counted(f)) for f in files]
     except PositionFileError as exc:
         print(f"pawnfence: {exc}", file=sys.stderr)
         return 2
+    for f, _boards, skipped in counted:
+        if skipped:
+            lines = "line" if skipped == 1 else "lines"
+            print(f"pawnfence: {f}: {skipped:,} {lines} skipped (not a legal king-and-pawn "
+                  f"position)", file=sys.stderr)
+    loaded = [(Path(f).stem, boards) for f, boards, _skipped in counted]
     base = built_in()
     base_boards = {c.fen: chess.Board(c.fen) for c in base}
     sources = [("built-in", list(base_boards.values())), *loaded]

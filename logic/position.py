@@ -96,8 +96,8 @@ def iter_epd(lines: Iterable[str]) -> Iterator[tuple[int, chess.Board | Position
             continue
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        try:
-            board, ops = parse_epd_line(line)
+        try:  # without its line ending, which an error would echo
+            board, ops = parse_epd_line(line.rstrip("\r\n"))
         except PositionError as exc:
             yield n, exc, {}
             continue

@@ -55,3 +55,19 @@ def test_twenty_thousand_generated_near_fortresses() -> None:
     boards = [random_near_fortress(rng) for _ in range(20_000)]
     confirmed, unknown = _check(boards)
     assert confirmed >= 500, (confirmed, unknown)
+
+
+def test_bench_files_count_the_lines_they_skip(tmp_path) -> None:
+    """``bench --exact FILE`` keeps the legal king-and-pawn positions and says how many
+    other lines it skipped (bad text, other pieces, an illegal position; not blanks)."""
+    from logic.bench_exact import read_counted
+
+    f = tmp_path / "mixed.epd"
+    f.write_text("4k3/8/4P3/4K3/8/8/8/8 w - -\n\nnot a position\n"
+                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n"
+                 "4k3/8/8/8/8/8/8/4K2k w - -\n")
+    boards, skipped = read_counted(f)
+    assert [b.board_fen() for b in boards] == ["4k3/8/4P3/4K3/8/8/8/8"] and skipped == 3
+    j = tmp_path / "mixed.jsonl"
+    j.write_text('{"fen": "4k3/8/4P3/4K3/8/8/8/8 w - - 0 1"}\n{"fen": 3}\n\n')
+    assert [len(x) if isinstance(x, list) else x for x in read_counted(j)] == [1, 1]

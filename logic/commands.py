@@ -114,9 +114,9 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
                     "'pawnfence[dask]')")
     sc.add_argument("--judge", choices=["exact"], help="settle (position, side) pairs with "
                     "the exact prover: false positives, recall, summary.json")
-    sc.add_argument("--exact-seconds", type=seconds_arg, default=0.5,
+    sc.add_argument("--exact-seconds", type=seconds_arg,
                     help="with --judge: the prover's budget per side (default 0.5 s)")
-    sc.add_argument("--judge-pairs", choices=list(JUDGE_PAIRS), default="claimed",
+    sc.add_argument("--judge-pairs", choices=list(JUDGE_PAIRS),
                     help="with --judge: the sides some method calls blocked (claimed, the "
                     "default), or those and every side with more pawns (edge: recall)")
     sc.add_argument("--every", type=int_range(1, 10**9), default=1, metavar="K",
@@ -311,7 +311,12 @@ def _search(args: argparse.Namespace, out: TextIO) -> int:
 def _scan(args: argparse.Namespace, out: TextIO) -> int:
     from logic.scan import JudgeConfig, ScanError, scan
 
-    judge = JudgeConfig(args.exact_seconds, args.judge_pairs) if args.judge else None
+    if not args.judge and (args.exact_seconds is not None or args.judge_pairs is not None):
+        print("pawnfence scan: --exact-seconds and --judge-pairs apply only with --judge exact",
+              file=sys.stderr)
+        return 2
+    judge = (JudgeConfig(0.5 if args.exact_seconds is None else args.exact_seconds,
+                         args.judge_pairs or "claimed") if args.judge else None)
     try:
         summary = scan(args.inputs, args.out, engine=args.engine, engine_time=args.engine_time,
                        jobs=args.jobs, dask_address=args.dask,

@@ -134,3 +134,17 @@ def test_viewer_opens_on_a_diagram_and_quits(tmp_path, monkeypatch) -> None:
     assert load_settings().fen.startswith("5k2/8/8/1p2p1p1")
     code, _ = run("8/8/8/8/8/8 w", "--frames", "1")  # bad FEN: a message, no window
     assert code == 2
+
+
+def test_scan_judge_options_without_the_judge_are_an_error(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]
+                                                           ) -> None:
+    """``--exact-seconds`` or ``--judge-pairs`` without ``--judge exact`` would be ignored:
+    an error instead, and nothing is scanned."""
+    f = tmp_path / "in.epd"
+    f.write_text("4k3/8/4P3/4K3/8/8/8/8 w - -\n")
+    out = tmp_path / "out"
+    for extra in (["--exact-seconds", "1"], ["--judge-pairs", "edge"]):
+        assert run("scan", str(f), "--out", str(out), "--quiet", *extra)[0] == 2
+        assert "apply only with --judge exact" in capsys.readouterr().err
+    assert not out.exists()

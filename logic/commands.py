@@ -315,8 +315,9 @@ def _scan(args: argparse.Namespace, out: TextIO) -> int:
         print("pawnfence scan: --exact-seconds and --judge-pairs apply only with --judge exact",
               file=sys.stderr)
         return 2
-    judge = (JudgeConfig(0.5 if args.exact_seconds is None else args.exact_seconds,
-                         args.judge_pairs or "claimed") if args.judge else None)
+    given = {k: v for k, v in (("seconds", args.exact_seconds), ("pairs", args.judge_pairs))
+             if v is not None}
+    judge = JudgeConfig(**given) if args.judge else None
     try:
         summary = scan(args.inputs, args.out, engine=args.engine, engine_time=args.engine_time,
                        jobs=args.jobs, dask_address=args.dask,

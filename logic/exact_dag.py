@@ -53,18 +53,20 @@ class Budget:
         self.keys: set[Key] = set()
 
     def spend(self, key: Key | None = None) -> bool:
-        """Count one solve (of structure ``key``); False once the budget is gone."""
-        if key is not None:
-            self.keys.add(key)
-        self.solved += 1
-        self.left -= 1
-        if self.report is not None and self.solved % 16 == 0:
-            self.report(len(self.keys))
-        polled = self.cancel is not None and self.solved % 16 == 0
-        if (self.left < 0 or self._overdue()
+        """Count one solve (of structure ``key``) if the budget allows it; False (and
+        nothing counted) once the budget is gone."""
+        polled = self.cancel is not None and (self.solved + 1) % 16 == 0
+        if (self.out or self.left <= 0 or self._overdue()
                 or (polled and self.cancel())):  # type: ignore[misc]
             self.out = True
-        return not self.out
+            return False
+        self.solved += 1
+        self.left -= 1
+        if key is not None:
+            self.keys.add(key)
+        if self.report is not None and self.solved % 16 == 0:
+            self.report(len(self.keys))
+        return True
 
     def _overdue(self) -> bool:
         """Past the deadline, less the time freeing what was solved will take."""

@@ -184,7 +184,7 @@ class ExactMethod(Method):
         r = d.result
         if v.code == "proved":
             return (f"{v.side} cannot win — proved (exact: "
-                    f"{_plural(r.distinct, 'structure')}, {r.ms / 1000:.2f} s)")
+                    f"{_work(r)}, {r.ms / 1000:.2f} s)")
         if v.code == "breaks":
             if not d.san:
                 return f"{v.side} breaks through — proved (exact, {r.ms / 1000:.2f} s)"
@@ -193,7 +193,7 @@ class ExactMethod(Method):
             more = " …" if len(d.san) > 1 else ""
             return f"{v.side} breaks through: {first}{more} {_ends(r)} in {r.plies} plies"
         return (f"{v.side}: unknown — the exact prover's budget ran out "
-                f"({_plural(r.distinct, 'structure')}, {r.ms / 1000:.2f} s; no guess)")
+                f"({_work(r)}, {r.ms / 1000:.2f} s; no guess)")
 
     def reason(self, v: Verdict, name: Any) -> str | None:
         d: ExactDetail | None = v.detail
@@ -210,13 +210,13 @@ class ExactMethod(Method):
                    "gap": ", from a partial expansion following the undecided play",
                    }.get(r.restricted, "")
             return (f"proved: {name.us} cannot force a promotion or mate (exact: "
-                    f"{_plural(r.distinct, 'structure')}, {secs:.2f} s{how})")
+                    f"{_work(r)}, {secs:.2f} s{how})")
         if v.code == "breaks":
             line = f": {_numbered(d)}" if d.san else ""
             return (f"{name.us} breaks through, {_ends(r)} in {r.plies} plies (exact: "
-                    f"{_plural(r.distinct, 'structure')}, {secs:.2f} s){line}")
+                    f"{_work(r)}, {secs:.2f} s){line}")
         return (f"unknown: the exact prover's budget ran out after "
-                f"{_plural(r.distinct, 'structure')} and {secs:.2f} s (no guess)")
+                f"{_work(r)} and {secs:.2f} s (no guess)")
 
     def _record(self, rec: Recorder, board: chess.Board, color: chess.Color, v: Verdict,
                 seen: list[tuple[int, int]]) -> None:
@@ -325,6 +325,14 @@ def _passed_files(board: chess.Board, color: chess.Color) -> int:
 
 def _squares(bb: int) -> str:
     return " ".join(chess.square_name(s) for s in chess.scan_forward(bb)) or "none"
+
+
+def _work(r: ExactResult) -> str:
+    """The structures a result took: "16 structures", or "4 cached structures" when the
+    cache held every one it needed."""
+    if not r.distinct and r.cached:
+        return _plural(r.cached, "cached structure")
+    return _plural(r.distinct, "structure")
 
 
 def _plural(n: int, word: str) -> str:

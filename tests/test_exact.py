@@ -492,6 +492,9 @@ def test_the_lines_sentences_name_a_pawn_that_has_passed(fen: str) -> None:
             f = step.text.split("the ", 1)[1][0]
             assert f in _passed_file_names(board, mover) - before, (step.text, board.fen())
             named += 1
+        if "best play" in step.text:  # fastest only within a partial expansion's lines
+            partial = v.detail.result.restricted == "bounds"
+            assert ("within the proof's partial expansion" in step.text) == partial
     assert named
 
 
@@ -506,3 +509,21 @@ def _passed_file_names(board: chess.Board, color: chess.Color) -> set[str]:
         if not ahead:
             out.add(chess.FILE_NAMES[f])
     return out
+
+
+@pytest.mark.parametrize("cap", [1, 5, 40])
+@pytest.mark.parametrize("method", ["gap", "bounds"])
+def test_counts_are_the_solves_made_when_the_budget_runs_out(method: str, cap: int) -> None:
+    """Out of structures: ``distinct`` is the different structures the ``seen`` trace
+    received, and ``structures`` the solves made, at most the cap (the gap rounds solve
+    one bound a structure: exactly the cap, one trace entry each; a bounds expansion
+    solving both bounds counts two solves for one entry; the whole DAG stops before it
+    starts when it cannot fit)."""
+    exact.clear_cache()
+    seen: list[tuple[int, int]] = []
+    r = exact.solve(chess.Board("8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1"), chess.WHITE,
+                    max_structures=cap, seen=seen, pv=False, method=method)
+    assert r.status == "unknown"
+    assert r.distinct == len(set(seen)) and len(seen) <= r.structures <= cap
+    if method == "gap":
+        assert r.structures == len(seen) == cap

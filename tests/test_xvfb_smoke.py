@@ -53,6 +53,7 @@ def test_real_window_under_xvfb(tmp_path) -> None:
     app = None
     try:
         for _ in range(200):  # until the server accepts a client (not just its socket file)
+            assert server.poll() is None, f"Xvfb :{n} exited with {server.returncode}"
             if Path(f"/tmp/.X11-unix/X{n}").exists():
                 try:
                     ImageGrab.grab(xdisplay=f":{n}")

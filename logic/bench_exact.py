@@ -76,38 +76,45 @@ def read_boards(path: str | Path) -> list[chess.Board]:
 
 def read_counted(path: str | Path) -> tuple[list[chess.Board], int]:
     """:func:`read_boards` and how many non-blank lines it skipped (not a position, or
-    not a legal king-and-pawn one)."""
-    out: list[chess.Board] = []
-    skipped = 0
-    if str(path).endswith(".jsonl"):
-        try:
-            with open_text(path) as f:
-                for line in f:
-                    if not line.strip():
-                        continue
-                    try:
-                        board = chess.Board(json.loads(line)["fen"])
-                    except (ValueError, KeyError, TypeError, AttributeError):
-                        skipped += 1
-                        continue
-                    if _kp(board):
-                        out.append(board)
-                    else:
-                        skipped += 1
-        except OSError as exc:
-            raise PositionFileError(f"cannot read {path}: {exc.strerror or exc}") from None
-        return out, skipped
+    not a legal king-and-pawn one); raises :class:`PositionFileError` when the file
+    cannot be read or holds no such position."""
     try:
-        for entry in read_epd(path):
-            if entry.board is not None and _kp(entry.board):
-                out.append(entry.board)
-            else:
-                skipped += 1
+        found = _read_jsonl(path) if str(path).endswith(".jsonl") else _read_epd(path)
     except (OSError, ValueError) as exc:
         raise PositionFileError(f"cannot read {path}: "
                                 f"{getattr(exc, 'strerror', None) or exc}") from None
-    if not out:
+    if not found[0]:
         raise PositionFileError(f"no legal king-and-pawn positions in {path}")
+    return found
+
+
+def _read_jsonl(path: str | Path) -> tuple[list[chess.Board], int]:
+    out: list[chess.Board] = []
+    skipped = 0
+    with open_text(path) as f:
+        for line in f:
+            if not line.strip():
+                continue
+            try:
+                board = chess.Board(json.loads(line)["fen"])
+            except (ValueError, KeyError, TypeError, AttributeError):
+                skipped += 1
+                continue
+            if _kp(board):
+                out.append(board)
+            else:
+                skipped += 1
+    return out, skipped
+
+
+def _read_epd(path: str | Path) -> tuple[list[chess.Board], int]:
+    out: list[chess.Board] = []
+    skipped = 0
+    for entry in read_epd(path):
+        if entry.board is not None and _kp(entry.board):
+            out.append(entry.board)
+        else:
+            skipped += 1
     return out, skipped
 
 

@@ -61,6 +61,7 @@ def test_bench_files_count_the_lines_they_skip(tmp_path) -> None:
     """``bench --exact FILE`` keeps the legal king-and-pawn positions and says how many
     other lines it skipped (bad text, other pieces, an illegal position; not blanks)."""
     from logic.bench_exact import read_counted
+    from logic.position import PositionFileError
 
     f = tmp_path / "mixed.epd"
     f.write_text("4k3/8/4P3/4K3/8/8/8/8 w - -\n\nnot a position\n"
@@ -71,3 +72,7 @@ def test_bench_files_count_the_lines_they_skip(tmp_path) -> None:
     j = tmp_path / "mixed.jsonl"
     j.write_text('{"fen": "4k3/8/4P3/4K3/8/8/8/8 w - - 0 1"}\n{"fen": 3}\n\n')
     assert [len(x) if isinstance(x, list) else x for x in read_counted(j)] == [1, 1]
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text('{"fen": "8/8/8/8/8/8/8/8 w - - 0 1"}\n')
+    with pytest.raises(PositionFileError, match="no legal king-and-pawn positions"):
+        read_counted(empty)

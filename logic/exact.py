@@ -55,13 +55,17 @@ from logic import exact_root as rt
 from logic import exact_tables as et
 from logic.exact_dag import Budget, Call, cache_info, clear_cache
 from logic.exact_root import Root
-from logic.exact_schedule import STRATEGIES, Proof, prove
+from logic.exact_schedule import STRATEGIES, Proof, prove, whole_dag
 
 __all__ = ["ExactResult", "ExactError", "check_board", "solve", "solve_bitboards", "clear_cache",
            "cache_info", "MAX_STRUCTURES", "MAX_SECONDS", "STRATEGIES"]
 
 MAX_SECONDS = 10.0
 MAX_STRUCTURES = 200_000
+#: a breakthrough a partial expansion proved gets its line from the whole DAG when that
+#: has at most this many structures (Fine #70: 2,000; its partial expansion's line is 53
+#: plies, the whole DAG's 49)
+LINE_DAG_CAP = 16_000
 
 class ExactError(ValueError):
     """Not a legal king-and-pawn-only position (the message echoes the FEN)."""
@@ -78,6 +82,10 @@ class ExactResult(NamedTuple):
     distances did not fit in the PV's own time (``pv_seconds``).  ``plies``: the
     length of ``pv``, its last move ends the blockage (None without a PV).
     ``ends``: ``"promotion"`` (by X), ``"defender-promotion"``, ``"mate"`` or ``""``.
+    ``fastest``: whether ``pv`` is the fastest line of the real game (from the whole
+    DAG's exact distances: the whole DAG proved it, or was solved for the line when it
+    had at most :data:`LINE_DAG_CAP` structures); False for a partial expansion's line,
+    the fastest among the lines that expansion knows, or for no line.
     ``structures``: pawn structures solved for this call (partial expansions count
     each time); ``cached``: structures taken from the cache; ``distinct``: how many
     different structures those solves were (at most ``structures``); ``states``:
@@ -104,6 +112,7 @@ class ExactResult(NamedTuple):
     restricted: str
     cached: int = 0
     distinct: int = 0
+    fastest: bool = False
 
 
 def _flip_uci(uci: str) -> str:
@@ -156,9 +165,17 @@ def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square
         return ExactResult("blocked", True, (), None, "", budget.solved, states, ms,
                            sl if color else chess.flip_vertical(sl), proof.restricted,
                            budget.cached, len(budget.keys))
+    pv_budget = max_seconds if pv_seconds is None else pv_seconds
+    pv_end = time.perf_counter() + pv_budget
+    if pv and proof.restricted:  # a partial expansion: try the whole DAG for the line
+        whole = whole_dag(r, Call(Budget(pv_budget / 2, MAX_STRUCTURES, cancel), use_cache),
+                          LINE_DAG_CAP)
+        proof = proof if whole is None else whole._replace(restricted=proof.restricted)
+        fastest = whole is not None
+    else:
+        fastest = not proof.restricted
     sl = et.king_squares(proof.table, dk=r.dk)
-    line = _principal(r, proof, max_seconds if pv_seconds is None else pv_seconds,
-                      cancel) if pv else None
+    line = _principal(r, proof, max(0.0, pv_end - time.perf_counter()), cancel) if pv else None
     moves: tuple[str, ...] = ()
     plies, ends = None, ""
     if line is not None:
@@ -167,7 +184,7 @@ def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square
     ms = (time.perf_counter() - budget.start) * 1000
     return ExactResult("breaks", False, moves, plies, ends, budget.solved, states, ms,
                        sl if color else chess.flip_vertical(sl), proof.restricted, budget.cached,
-                       len(budget.keys))
+                       len(budget.keys), fastest and line is not None)
 
 
 def check_board(board: chess.Board) -> None:

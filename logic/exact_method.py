@@ -166,16 +166,15 @@ class ExactMethod(Method):
                        (), raw, (), (wk ^ flip, bk ^ flip), (), detail)
 
     def fields(self, v: Verdict) -> dict[str, Any]:
-        """``status`` (blocked / breaks / unknown), ``pv`` (UCI moves), ``structures``
-        (solves), ``distinct`` (different structures among them) and ``ms`` of an exact
-        verdict."""
+        """``status`` (blocked / breaks / unknown), ``pv`` (UCI moves), ``fastest``
+        (whether ``pv`` is the real game's fastest line), ``structures`` (solves),
+        ``distinct`` (different structures among them) and ``ms`` of an exact verdict."""
         d: ExactDetail | None = v.detail
         if d is None:
             return {}
         r = d.result
-        return {"status": r.status, "pv": list(r.pv), "structures": r.structures,
-                "distinct": r.distinct,
-                "ms": round(r.ms, 1)}
+        return {"status": r.status, "pv": list(r.pv), "fastest": r.fastest,
+                "structures": r.structures, "distinct": r.distinct, "ms": round(r.ms, 1)}
 
     def headline(self, v: Verdict) -> str | None:
         d: ExactDetail | None = v.detail
@@ -281,10 +280,10 @@ def _numbered(d: ExactDetail, limit: int = 12) -> str:
 def _record_line(rec: Recorder, board: chess.Board, r: ExactResult) -> None:
     """One step per move of the line: an arrow with its SAN and a sentence."""
     b = board.copy(stack=False)
-    # a partial expansion's line is fastest only among the lines that proof knows
-    best = ("best play within the proof's partial expansion (the attacker fastest there, "
-            "the defender longest)." if r.restricted == "bounds" else
-            "best play (the attacker fastest, the defender longest).")
+    # a partial expansion's line is fastest only among the lines that expansion knows
+    best = ("best play (the attacker fastest, the defender longest)." if r.fastest else
+            "best play within the proof's partial expansion (the attacker fastest there, "
+            "the defender longest).")
     for i, uci in enumerate(r.pv):
         move = chess.Move.from_uci(uci)
         san = b.san(move)

@@ -23,7 +23,7 @@ from logic.exact_gap import GapExpansion
 from logic.exact_root import Root
 from logic.exact_tables import FULL, KINGS, LEVERS, NOPUSH
 
-__all__ = ["Proof", "Run", "Levels", "GapRounds", "STRATEGIES", "prove"]
+__all__ = ["Proof", "Run", "Levels", "GapRounds", "STRATEGIES", "prove", "whole_dag"]
 
 
 class Proof(NamedTuple):
@@ -225,3 +225,15 @@ def prove(r: Root, call: Call, strategies: tuple[Strategy, ...]) -> Proof | None
         if runs[i].finished:
             active.discard(i)
     return None
+
+
+def whole_dag(r: Root, call: Call, cap: int) -> Proof | None:
+    """The whole DAG of the full game from ``r`` solved at once, if it has at most
+    ``cap`` structures and fits ``call``'s budget: exact on every state the root
+    reaches, so its distances give the fastest line (:mod:`logic.exact_pv`); None
+    otherwise, or if X does not win there."""
+    dag = Dag(FULL, _UNLIMITED, _UNLIMITED, "lo", call, cap)
+    if not dag.expand(rt.root_seeds(r)) or dag.frontier:
+        return None
+    proof = _FULL_GAME.decide(r, dag)
+    return proof if proof is not None and proof.won else None

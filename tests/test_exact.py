@@ -493,7 +493,7 @@ def test_the_lines_sentences_name_a_pawn_that_has_passed(fen: str) -> None:
             assert f in _passed_file_names(board, mover) - before, (step.text, board.fen())
             named += 1
         if "best play" in step.text:  # fastest only within a partial expansion's lines
-            partial = v.detail.result.restricted == "bounds"
+            partial = not v.detail.result.fastest
             assert ("within the proof's partial expansion" in step.text) == partial
     assert named
 
@@ -527,3 +527,45 @@ def test_counts_are_the_solves_made_when_the_budget_runs_out(method: str, cap: i
     assert r.distinct == len(set(seen)) and len(seen) <= r.structures <= cap
     if method == "gap":
         assert r.structures == len(seen) == cap
+
+
+FINE70 = "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1"
+
+
+def test_a_partial_expansions_breakthrough_gets_the_whole_dags_fastest_line() -> None:
+    """The level-limited lower bound proves Fine #70 with a 53-ply line; the whole DAG
+    (2,000 structures, within ``LINE_DAG_CAP``) is then solved for the line: the
+    fastest, as long as the whole DAG's own proof gives, with its king map."""
+    board = chess.Board(FINE70)
+    exact.clear_cache()
+    full = exact.solve(board, chess.WHITE, method="full")
+    exact.clear_cache()
+    r = exact.solve(board, chess.WHITE, method="bounds")
+    assert (r.status, r.restricted, full.restricted) == ("breaks", "bounds", "")
+    assert r.fastest and full.fastest and r.plies == full.plies == 49
+    assert r.king_map == full.king_map and r.pv[0] == "a1b1"
+
+
+def test_without_the_whole_dag_the_line_says_it_is_the_partial_expansions(monkeypatch) -> None:
+    """When the whole DAG does not fit, the line is the partial expansion's, a legal
+    winning line but not the fastest (53 plies against 49), and says so."""
+    monkeypatch.setattr(exact, "LINE_DAG_CAP", 100)
+    board = chess.Board(FINE70)
+    exact.clear_cache()
+    r = exact.solve(board, chess.WHITE, method="bounds")
+    assert r.status == "breaks" and not r.fastest and r.plies == len(r.pv) == 53
+    for uci in r.pv:
+        board.push_uci(uci)
+    assert board.move_stack[-1].promotion
+    # the verdict's steps say so (the method made to use the partial expansion only)
+    monkeypatch.setattr(type(logic.METHODS["exact"]), "schedule",
+                        staticmethod(lambda board, color: "bounds"))
+    logic.METHODS["exact"].clear_cache()
+    try:
+        v = logic.detect(chess.Board(FINE70), chess.WHITE, method="exact", trace=True)
+    finally:  # no verdict of this schedule stays in the method's cache
+        logic.METHODS["exact"].clear_cache()
+    assert not v.detail.result.fastest and v.detail.result.plies == 53
+    texts = [s.text for s in v.steps if s.kind == "exact-move"]
+    assert any("within the proof's partial expansion" in t for t in texts)
+    assert not any("best play (the attacker fastest" in t for t in texts)

@@ -167,15 +167,18 @@ def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square
                            budget.cached, len(budget.keys))
     pv_budget = max_seconds if pv_seconds is None else pv_seconds
     pv_end = time.perf_counter() + pv_budget
-    if pv and proof.restricted:  # a partial expansion: try the whole DAG for the line
-        whole = whole_dag(r, Call(Budget(pv_budget / 2, MAX_STRUCTURES, cancel), use_cache),
-                          LINE_DAG_CAP)
-        proof = proof if whole is None else whole._replace(restricted=proof.restricted)
-        fastest = whole is not None
-    else:
-        fastest = not proof.restricted
+    line = _principal(r, proof, pv_budget, cancel) if pv else None
+    fastest = not proof.restricted
+    if pv and proof.restricted:  # a partial expansion: try the whole DAG for a faster line
+        left = pv_end - time.perf_counter()
+        whole = whole_dag(r, Call(Budget(left / 2, MAX_STRUCTURES, cancel), use_cache),
+                          LINE_DAG_CAP) if left > 0 else None
+        if whole is not None:
+            proof = whole._replace(restricted=proof.restricted)  # its king map is exact
+            better = _principal(r, proof, max(0.0, pv_end - time.perf_counter()), cancel)
+            if better is not None:
+                line, fastest = better, True
     sl = et.king_squares(proof.table, dk=r.dk)
-    line = _principal(r, proof, max(0.0, pv_end - time.perf_counter()), cancel) if pv else None
     moves: tuple[str, ...] = ()
     plies, ends = None, ""
     if line is not None:

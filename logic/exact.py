@@ -58,7 +58,7 @@ from logic.exact_root import Root
 from logic.exact_schedule import STRATEGIES, Proof, prove, whole_dag
 
 __all__ = ["ExactResult", "ExactError", "check_board", "solve", "solve_bitboards", "clear_cache",
-           "cache_info", "MAX_STRUCTURES", "MAX_SECONDS", "STRATEGIES"]
+           "cache_info", "MAX_STRUCTURES", "MAX_SECONDS", "LINE_DAG_CAP", "STRATEGIES"]
 
 MAX_SECONDS = 10.0
 MAX_STRUCTURES = 200_000

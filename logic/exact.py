@@ -64,8 +64,9 @@ MAX_SECONDS = 10.0
 MAX_STRUCTURES = 200_000
 #: a breakthrough a partial expansion proved gets its line from the whole DAG when that
 #: has at most this many structures (Fine #70: 2,000; its partial expansion's line is 53
-#: plies, the whole DAG's 49)
-LINE_DAG_CAP = 16_000
+#: plies, the whole DAG's 49).  Twice as many certified a few more lines for three times
+#: the extra time (README, "Exact proofs")
+LINE_DAG_CAP = 8_000
 
 class ExactError(ValueError):
     """Not a legal king-and-pawn-only position (the message echoes the FEN)."""

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 import chess
 
+from logic.bitboards import file_set
 from logic.exact import MAX_SECONDS, ExactError, ExactResult, check_board, solve
 from logic.exact import clear_cache as clear_structures
 from logic.pawns import passed_pawns
@@ -316,10 +317,7 @@ def _passed_files(board: chess.Board, color: chess.Color) -> int:
     """The files (bit i: file i) that hold a passed pawn of ``color``."""
     own = board.pieces_mask(chess.PAWN, color)
     passed = passed_pawns(own, board.pieces_mask(chess.PAWN, not color), color)
-    files = 0
-    for s in chess.scan_forward(passed):  # two passed pawns may share a file
-        files |= 1 << chess.square_file(s)
-    return files
+    return file_set(passed)
 
 
 def _squares(bb: int) -> str:

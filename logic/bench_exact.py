@@ -35,7 +35,14 @@ import chess
 
 import logic
 from logic.assets import asset_path
-from logic.position import PositionFileError, load_boards, open_text, read_epd
+from logic.position import (
+    PositionFileError,
+    is_kp,
+    load_boards,
+    load_counted,
+    open_text,
+    skipped_note,
+)
 
 __all__ = ["Case", "Row", "built_in", "heuristic_blocked", "file_set", "solve_case",
            "summarise", "run_exact_bench"]
@@ -62,11 +69,6 @@ class Row(NamedTuple):
     pv: tuple[str, ...]
 
 
-def _kp(board: chess.Board) -> bool:
-    return (board.occupied == board.pawns | board.kings
-            and board.status() == chess.STATUS_VALID)
-
-
 def read_boards(path: str | Path) -> list[chess.Board]:
     """Legal king-and-pawn boards of an EPD/FEN file or of JSON lines with ``"fen"``
     (other lines are skipped: :func:`read_counted` counts them); raises
@@ -77,9 +79,12 @@ def read_boards(path: str | Path) -> list[chess.Board]:
 def read_counted(path: str | Path) -> tuple[list[chess.Board], int]:
     """:func:`read_boards` and how many non-blank lines it skipped (not a position, or
     not a legal king-and-pawn one); raises :class:`PositionFileError` when the file
-    cannot be read or holds no such position."""
+    cannot be read or holds no such position.  JSON lines are ``.jsonl`` or
+    ``.jsonl.gz``; anything else is read as EPD/FEN."""
+    if not str(path).endswith((".jsonl", ".jsonl.gz")):
+        return load_counted(path, kp_only=True)
     try:
-        found = _read_jsonl(path) if str(path).endswith(".jsonl") else _read_epd(path)
+        found = _read_jsonl(path)
     except (OSError, ValueError) as exc:
         raise PositionFileError(f"cannot read {path}: "
                                 f"{getattr(exc, 'strerror', None) or exc}") from None
@@ -100,21 +105,10 @@ def _read_jsonl(path: str | Path) -> tuple[list[chess.Board], int]:
             except (ValueError, KeyError, TypeError, AttributeError):
                 skipped += 1
                 continue
-            if _kp(board):
+            if is_kp(board):
                 out.append(board)
             else:
                 skipped += 1
-    return out, skipped
-
-
-def _read_epd(path: str | Path) -> tuple[list[chess.Board], int]:
-    out: list[chess.Board] = []
-    skipped = 0
-    for entry in read_epd(path):
-        if entry.board is not None and _kp(entry.board):
-            out.append(entry.board)
-        else:
-            skipped += 1
     return out, skipped
 
 
@@ -218,9 +212,7 @@ def run_exact_bench(args: argparse.Namespace, out: TextIO) -> int:
         return 2
     for f, _boards, skipped in counted:
         if skipped:
-            lines = "line" if skipped == 1 else "lines"
-            print(f"pawnfence: {f}: {skipped:,} {lines} skipped (not a legal king-and-pawn "
-                  f"position)", file=sys.stderr)
+            print(f"pawnfence: {skipped_note(f, skipped)}", file=sys.stderr)
     loaded = [(Path(f).stem, boards) for f, boards, _skipped in counted]
     base = built_in()
     base_boards = {c.fen: chess.Board(c.fen) for c in base}

@@ -29,7 +29,7 @@ import chess
 import logic
 from logic.assets import asset_path
 from logic.files import atomic_write_text
-from logic.position import PositionFileError, load_boards
+from logic.position import PositionFileError, load_counted, skipped_note
 from logic.runlog import Progress, carried_notes, finite_number, load_rows
 from logic.search import Searcher, from_board
 
@@ -41,6 +41,10 @@ PAPER_TABLE_1 = {"on": {"nodes": 24_474_565_168, "blockages": 13_082_174, "draws
                         "nps": 785_235},
                  "off": {"nodes": 25_232_289_880, "blockages": 0, "draws": 569,
                          "nps": 809_547}}
+
+#: seconds of search a column needs before its speed means anything: below that (every
+#: position decided at the root, say) nps and overhead are None ("-" in the tables)
+MIN_TIMED = 0.01
 
 
 def detecting_methods() -> list[str]:
@@ -61,7 +65,7 @@ def measure_position(fen: str, seconds: float, settings: Sequence[str],
         r = Searcher(blockage=on, method=setting if on else "paper").search(pos,
                                                                            seconds=seconds)
         row["runs"][setting] = {"nodes": r.nodes, "blockages": r.blockages, "score": r.score,
-                                "depth": r.depth, "elapsed": round(r.seconds, 4)}
+                                "depth": r.depth, "elapsed": r.seconds}
     if exact_seconds:
         row["exact"] = _exact(board, exact_seconds)
     return row
@@ -169,8 +173,9 @@ def _rows(todo: list[str], seconds: float, settings: tuple[str, ...], exact_seco
 
 def table(rows: Sequence[dict[str, Any]], settings: Sequence[str]) -> dict[str, dict[str, Any]]:
     """Table 1's columns per setting: positions, nodes, blockages, draws (score exactly
-    0), nps (total nodes over total time) and, for detecting settings, the overhead
-    against ``"off"`` in percent; with exact verdicts also ``exact_confirms`` (0.00
+    0), nps (total nodes over total time; None under :data:`MIN_TIMED` seconds) and,
+    for detecting settings, the overhead against ``"off"`` in percent (None without
+    both speeds); with exact verdicts also ``exact_confirms`` (0.00
     answers where exact proves neither side can win), ``exact_refutes`` (0.00 answers
     where exact proves a side breaks through) and ``exact_drawn_missed`` (non-zero
     answers exact proves drawn)."""
@@ -183,7 +188,7 @@ def table(rows: Sequence[dict[str, Any]], settings: Sequence[str]) -> dict[str, 
             "positions": len(runs), "nodes": nodes,
             "blockages": sum(run["blockages"] for run, _ in runs),
             "draws": sum(run["score"] == 0 for run, _ in runs),
-            "nps": nodes / max(elapsed, 1e-9)}
+            "nps": nodes / elapsed if elapsed >= MIN_TIMED else None}
         judged = [(run, ex) for run, ex in runs if ex and "n/a" not in ex.values()]
         if judged:
             drawn = [set(ex.values()) == {"blocked"} for _run, ex in judged]
@@ -198,9 +203,14 @@ def table(rows: Sequence[dict[str, Any]], settings: Sequence[str]) -> dict[str, 
         out[s] = col
     for s in settings:
         if s != "off" and "off" in out:
-            off = out["off"]["nps"]
-            out[s]["overhead"] = 100.0 * (off - out[s]["nps"]) / off if off else 0.0
+            off, on = out["off"]["nps"], out[s]["nps"]
+            out[s]["overhead"] = 100.0 * (off - on) / off if off and on is not None else None
     return out
+
+
+def _nps(col: dict[str, Any], none: str = "-") -> str:
+    """A column's speed, or ``none`` when its searches took too little time to measure."""
+    return none if col["nps"] is None else f"{col['nps']:,.0f}"
 
 
 def _print_table(t: dict[str, dict[str, Any]], out: TextIO) -> None:
@@ -212,9 +222,9 @@ def _print_table(t: dict[str, dict[str, Any]], out: TextIO) -> None:
     out.write(head + "\n")
     for s, c in t.items():
         name = "Off" if s == "off" else f"On ({s})"
-        over = f"{c['overhead']:9.1f}%" if "overhead" in c else f"{'-':>10s}"
+        over = f"{c['overhead']:+.1f}%" if c.get("overhead") is not None else "-"
         line = (f"{name:16s}{c['nodes']:>16,}{c['blockages']:>13,}{c['draws']:>8}"
-                f"{c['nps']:>14,.0f}{over}")
+                f"{_nps(c):>14s}{over:>10s}")
         if exact:
             line += (f"{c.get('exact_confirms', 0):>22}{c.get('exact_refutes', 0):>14}"
                      f"{c.get('exact_drawn_missed', 0):>17}")
@@ -239,9 +249,9 @@ def markdown_table(t: dict[str, dict[str, Any]], positions: int, seconds: float)
         lines.append("| " + " | ".join(row) + " |")
     for s, c in t.items():
         name = "Off" if s == "off" else f"On ({s})"
-        over = f"{c['overhead']:.1f} %" if "overhead" in c else "–"
+        over = f"{c['overhead']:.1f} %" if c.get("overhead") is not None else "–"
         row = [f"ours, {name}", f"{positions} ({seconds:g} s)", f"{c['nodes']:,}",
-               f"{c['blockages']:,}", str(c["draws"]), f"{c['nps']:,.0f}", over]
+               f"{c['blockages']:,}", str(c["draws"]), _nps(c, "–"), over]
         if exact:
             row += [str(c.get(k, "–")) for k in ("exact_confirms", "exact_refutes",
                                                  "exact_drawn_missed", "exact_unknown")]
@@ -253,10 +263,12 @@ def run_experiment(args: argparse.Namespace, out: TextIO) -> int:
     """``pawnfence experiment [FILE]``: print Table 1's columns (and ``--json``)."""
     path = args.file or asset_path("experiment.epd")
     try:
-        boards = load_boards(path, kp_only=True)
+        boards, skipped = load_counted(path, kp_only=True)
     except PositionFileError as exc:
         print(f"pawnfence: {exc}", file=sys.stderr)
         return 2
+    if skipped:
+        print(f"pawnfence: {skipped_note(path, skipped)}", file=sys.stderr)
     boards = boards[:: getattr(args, "every", 1)]
     if args.limit:
         boards = boards[: args.limit]
@@ -285,7 +297,9 @@ def run_experiment(args: argparse.Namespace, out: TextIO) -> int:
     if getattr(args, "markdown", False):
         out.write(markdown_table(t, len(rows), args.time))
         return 0
-    out.write(f"{len(boards)} positions of {path}, {args.time:g} s per position and setting "
+    merged = len(boards) - len(rows)
+    same = f" ({merged:,} repeated, run once)" if merged else ""
+    out.write(f"{len(rows)} positions of {path}{same}, {args.time:g} s per position and setting "
               f"(paper 4, Table 1: 3,118 positions, 10 s, overhead 3 %); runs in {out_dir}\n")
     _print_table(t, out)
     return 0

@@ -22,7 +22,8 @@ import chess
 
 __all__ = ["PositionError", "parse_position", "parse_epd_line", "iter_epd", "open_text",
            "bounded_lines", "EpdEntry", "read_epd", "read_positions", "MAX_LINE",
-           "PositionFileError", "load_boards"]
+           "PositionFileError", "load_boards", "load_counted", "is_kp",
+           "skipped_note"]
 
 
 class PositionError(ValueError):
@@ -88,8 +89,12 @@ def iter_epd(lines: Iterable[str]) -> Iterator[tuple[int, chess.Board | Position
                                                      dict[str, object]]]:
     """``(line number, board, operations)`` for every line of an EPD/FEN file that is
     neither blank nor a ``#`` comment; a bad line gives its :class:`PositionError` in
-    place of the board (and no operations), so readers choose to skip or report it."""
+    place of the board (and no operations), so readers choose to skip or report it.  A
+    byte-order mark opening the first line (a file saved by some Windows editors, read
+    from standard input) is dropped."""
     for n, line in enumerate(lines, 1):
+        if n == 1:
+            line = line.removeprefix("\ufeff")
         cut = line.rfind(_LONG)
         if cut >= 0:
             yield (n, *_long_line(line[:cut], int(line[cut + len(_LONG):])))
@@ -128,7 +133,8 @@ _MAX_SKIP = 50_000_000
 
 def open_text(path: str | Path) -> TextIO:
     """A regular text file for reading, plain or gzip (``.gz``), UTF-8 with undecodable
-    bytes replaced (a stray byte never stops a reader).  Raises ``OSError`` naming the
+    bytes replaced (a stray byte never stops a reader) and a leading byte-order mark
+    dropped.  Raises ``OSError`` naming the
     file, also for a directory, a FIFO or a device (which could block or never end)."""
     path = Path(path)
     st = os.stat(path)
@@ -136,8 +142,9 @@ def open_text(path: str | Path) -> TextIO:
         kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
         raise OSError(errno.EINVAL, f"{kind}", str(path))
     if path.suffix == ".gz":
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", errors="replace")
-    return open(path, encoding="utf-8", errors="replace")
+        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8-sig",
+                                errors="replace")
+    return open(path, encoding="utf-8-sig", errors="replace")
 
 
 def bounded_lines(fh: TextIO, limit: int = MAX_LINE) -> Iterator[str]:
@@ -219,7 +226,7 @@ def read_positions(source: str | Path | Iterable[str], *, kp_only: bool = False,
         board = entry.board
         if board is None:
             continue
-        if kp_only and not (board.occupied == board.pawns | board.kings and board.is_valid()):
+        if kp_only and not is_kp(board):
             continue
         if unique:
             key = (board.board_fen(), board.turn)
@@ -239,12 +246,47 @@ def load_boards(path: str | Path, *, kp_only: bool = False, unique: bool = False
     """The boards of :func:`read_positions` for a command: raises
     :class:`PositionFileError` ("cannot read FILE: ...", "no positions in FILE") instead
     of returning nothing or letting an ``OSError`` through."""
+    return load_counted(path, kp_only=kp_only, unique=unique)[0]
+
+
+def load_counted(path: str | Path, *, kp_only: bool = False, unique: bool = False
+                 ) -> tuple[list[chess.Board], int]:
+    """:func:`load_boards` and how many position lines it skipped: bad lines and, with
+    ``kp_only``, boards that are not legal king-and-pawn positions (a repeated position
+    ``unique`` merges is not counted).  Raises :class:`PositionFileError` likewise."""
+    boards: list[chess.Board] = []
+    skipped = 0
+    seen: set[tuple[str, bool]] = set()
     try:
-        boards = [e.board for e in read_positions(path, kp_only=kp_only, unique=unique)]
+        for entry in read_epd(path):
+            board = entry.board
+            if board is None or kp_only and not is_kp(board):
+                skipped += 1
+                continue
+            if unique:
+                key = (board.board_fen(), board.turn)
+                if key in seen:
+                    continue
+                seen.add(key)
+            boards.append(board)
     except (OSError, ValueError) as exc:
         raise PositionFileError(f"cannot read {path}: "
                                 f"{getattr(exc, 'strerror', None) or exc}") from None
     if not boards:
         what = "legal king-and-pawn positions" if kp_only else "positions"
         raise PositionFileError(f"no {what} in {path}")
-    return boards
+    return boards, skipped
+
+
+def skipped_note(path: str | Path, skipped: int) -> str:
+    """The one line a command prints about the ``skipped`` lines of ``path``
+    (:func:`load_counted`); empty when none were."""
+    if not skipped:
+        return ""
+    lines = "line" if skipped == 1 else "lines"
+    return f"{path}: {skipped:,} {lines} skipped (not a legal king-and-pawn position)"
+
+
+def is_kp(board: chess.Board) -> bool:
+    """Whether ``board`` is a legal position of kings and pawns only."""
+    return board.occupied == board.pawns | board.kings and board.is_valid()

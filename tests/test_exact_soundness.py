@@ -5,6 +5,7 @@ near-fortresses.  (The 85,007 master-game positions are swept by
 
 from __future__ import annotations
 
+import gzip
 import random
 
 import chess
@@ -72,6 +73,9 @@ def test_bench_files_count_the_lines_they_skip(tmp_path) -> None:
     j = tmp_path / "mixed.jsonl"
     j.write_text('{"fen": "4k3/8/4P3/4K3/8/8/8/8 w - - 0 1"}\n{"fen": 3}\n\n')
     assert [len(x) if isinstance(x, list) else x for x in read_counted(j)] == [1, 1]
+    gz = tmp_path / "mixed.jsonl.gz"
+    gz.write_bytes(gzip.compress(j.read_bytes()))
+    assert [len(x) if isinstance(x, list) else x for x in read_counted(gz)] == [1, 1]
     empty = tmp_path / "empty.jsonl"
     empty.write_text('{"fen": "8/8/8/8/8/8/8/8 w - - 0 1"}\n')
     with pytest.raises(PositionFileError, match="no legal king-and-pawn positions"):

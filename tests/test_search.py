@@ -98,6 +98,29 @@ def test_experiment_prints_table_1(capsys, tmp_path) -> None:
     assert any(line.startswith("On (flood)") for line in out.splitlines())
 
 
+def test_experiment_speed_needs_time_and_bad_lines_are_counted(capsys, tmp_path) -> None:
+    """Positions decided at the root take no measurable time: their speed is "-" (None in
+    the JSON), not nodes over a rounded 0 s; a skipped line and a repeated position are
+    said, and the header counts the positions run."""
+    from logic.experiment import table
+
+    rows = [{"runs": {s: {"nodes": 1, "blockages": 0, "score": 0, "depth": 1,
+                          "elapsed": 3e-5} for s in ("off", "paper")}}]
+    t = table(rows, ["off", "paper"])
+    assert t["off"]["nps"] is None and t["paper"]["overhead"] is None
+    f = tmp_path / "in.epd"
+    kpk = "8/8/8/8/8/8/4P3/k3K3 w - - 0 1"
+    f.write_text(f"\ufeff{kpk}\n{kpk}\nnot a position\n", encoding="utf-8")
+    assert main(["experiment", str(f), "--methods", "paper", "--time", "0.05", "--out",
+                 str(tmp_path / "o"), "--quiet", "--jobs", "1"]) == 0
+    got = capsys.readouterr()
+    assert "1 line skipped" in got.err
+    lines = got.out.splitlines()
+    assert lines[0].startswith(f"1 positions of {f} (1 repeated, run once)")
+    off = lines[2].split()
+    assert off[0] == "Off" and off[-2:] == ["-", "-"]
+
+
 def test_experiment_markdown_beside_the_paper_with_exact(capsys, tmp_path) -> None:
     assert main(["experiment", "--time", "0.05", "--every", "40", "--out", str(tmp_path),
                  "--quiet", "--jobs", "1", "--exact", "0.3", "--markdown"]) == 0

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import shutil
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any, TextIO
@@ -318,6 +319,10 @@ def _scan(args: argparse.Namespace, out: TextIO) -> int:
     given = {k: v for k, v in (("seconds", args.exact_seconds), ("pairs", args.judge_pairs))
              if v is not None}
     judge = JudgeConfig(**given) if args.judge else None
+    if args.engine and shutil.which(args.engine) is None:
+        print(f"pawnfence scan: --engine {args.engine!r}: no such program (or not executable)",
+              file=sys.stderr)
+        return 2
     try:
         summary = scan(args.inputs, args.out, engine=args.engine, engine_time=args.engine_time,
                        jobs=args.jobs, dask_address=args.dask,
@@ -335,7 +340,11 @@ def _scan(args: argparse.Namespace, out: TextIO) -> int:
     if judge is not None:
         _print_judge(summary, out)
     out.write(f"results: {args.out}/results.jsonl   suspects: {args.out}/suspects.epd\n")
-    return 0
+    for message in summary["unreadable"]:
+        print(f"pawnfence: {message}", file=sys.stderr)
+    # the scan's results are kept, but an input it could not read or an engine it had to
+    # give up is a failure of the command
+    return 2 if summary["unreadable"] or summary["engine_gave_up"] else 0
 
 
 def _print_judge(summary: dict[str, Any], out: TextIO) -> None:

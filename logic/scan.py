@@ -79,25 +79,36 @@ def _is_kp(board: chess.Board) -> bool:
     return board.occupied == board.pawns | board.kings and bool(board.pawns)
 
 
-def read_items(paths: Sequence[str | Path], errors: list[str]) -> Iterator[Item]:
-    """The K+P positions of ``paths``, deduplicated; problems go to ``errors``."""
+def read_items(paths: Sequence[str | Path], errors: list[str],
+               failed: list[str] | None = None) -> Iterator[Item]:
+    """The K+P positions of ``paths``, deduplicated; problems go to ``errors``, and a file
+    that cannot be read or stops reading (damaged) to ``failed`` too."""
+    failed = [] if failed is None else failed
     seen: set[str] = set()
     seq = 0
     for path in map(Path, paths):
         try:
             fh = open_text(path)
         except OSError as exc:
-            errors.append(f"{path}: cannot read: {exc.strerror or exc}")
+            _fail(f"{path}: cannot read: {exc.strerror or exc}", errors, failed)
             continue
         with fh:
             is_pgn = ".pgn" in path.name.lower()
-            source_iter = _pgn_items(path, fh, errors) if is_pgn else _epd_items(path, fh, errors)
+            source_iter = (_pgn_items(path, fh, errors, failed) if is_pgn
+                           else _epd_items(path, fh, errors, failed))
             for key, fen, source in source_iter:
                 if key in seen:
                     continue
                 seen.add(key)
                 yield Item(seq, key, fen, source)
                 seq += 1
+
+
+def _fail(message: str, errors: list[str], failed: list[str] | None) -> None:
+    """Note a file-level failure in ``errors`` and ``failed``."""
+    errors.append(message)
+    if failed is not None:
+        failed.append(message)
 
 
 def _stuck(fh: TextIO, offset: int) -> bool:
@@ -108,7 +119,8 @@ def _stuck(fh: TextIO, offset: int) -> bool:
         return True
 
 
-def _epd_items(path: Path, fh: TextIO, errors: list[str]) -> Iterator[tuple[str, str, dict]]:
+def _epd_items(path: Path, fh: TextIO, errors: list[str], failed: list[str]
+               ) -> Iterator[tuple[str, str, dict]]:
     try:
         for entry in read_epd(fh):
             board = entry.board
@@ -120,15 +132,16 @@ def _epd_items(path: Path, fh: TextIO, errors: list[str]) -> Iterator[tuple[str,
             yield board.epd(), board.fen(), {"file": str(path), "line": entry.line,
                                              "id": entry.ops.get("id")}
     except (UnicodeDecodeError, OSError, EOFError, ValueError) as exc:  # a damaged .gz, a
-        errors.append(f"{path}: stopped reading: {exc}")  # line without end
+        _fail(f"{path}: stopped reading: {exc}", errors, failed)  # line without end
 
 
-def iter_games(path: Path, fh: TextIO, errors: list[str]
+def iter_games(path: Path, fh: TextIO, errors: list[str], failed: list[str] | None = None
                ) -> Iterator[tuple[int, str, chess.pgn.Game]]:
     """``(number, where, game)`` for every game python-chess can read from ``fh`` (``where``
     names the file, the game's number and offset); a game it fails inside is skipped and a
     damaged file (bad bytes, a cut ``.gz``) ends the reading, each with a line in
-    ``errors``.  The one game reader of ``scan`` and ``bench --scan``."""
+    ``errors`` (the latter in ``failed`` too).  The one game reader of ``scan`` and
+    ``bench --scan``."""
     import logging
 
     logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)  # errors.log has them
@@ -141,7 +154,7 @@ def iter_games(path: Path, fh: TextIO, errors: list[str]
         try:
             game = chess.pgn.read_game(fh)
         except (UnicodeDecodeError, OSError, EOFError) as exc:  # the file itself is damaged
-            errors.append(f"{path}: game {game_no + 1}: stopped reading: {exc}")
+            _fail(f"{path}: game {game_no + 1}: stopped reading: {exc}", errors, failed)
             break
         except Exception as exc:  # noqa: BLE001 - python-chess fails inside one game (e.g.
             # IndexError in visit_nag): log it with its location and read on
@@ -159,15 +172,16 @@ def iter_games(path: Path, fh: TextIO, errors: list[str]
                                                     if offset is not None else ""), game
 
 
-def _pgn_items(path: Path, fh: TextIO, errors: list[str]) -> Iterator[tuple[str, str, dict]]:
-    for game_no, where, game in iter_games(path, fh, errors):
-        if game.errors:
-            errors.append(f"{where}: {game.errors[0]}")
+def _pgn_items(path: Path, fh: TextIO, errors: list[str], failed: list[str]
+               ) -> Iterator[tuple[str, str, dict]]:
+    for game_no, where, game in iter_games(path, fh, errors, failed):
         try:
             board = game.board()
-        except ValueError as exc:
+        except ValueError as exc:  # python-chess noted it in game.errors too: once here
             errors.append(f"{where}: bad FEN header: {exc}")
             continue
+        if game.errors:
+            errors.append(f"{where}: {game.errors[0]}")
         headers = {k: game.headers.get(k, "?") for k in ("White", "Black", "Event", "Site")}
         ply = 0
         node = game
@@ -365,14 +379,16 @@ def scan(
     judge: JudgeConfig | None = None, every: int = 1,
 ) -> dict[str, Any]:
     """Scan ``inputs`` into ``out_dir``; returns a summary (counts per category, errors,
-    and with ``judge`` the judge's figures, also written to ``summary.json``).  Results
-    of an earlier run are reused when they were made with the same ``judge``; ``every``
-    keeps every K-th distinct position of the input."""
+    the messages of input files that could not be read or stopped reading
+    (``unreadable``), and with ``judge`` the judge's figures, also written to
+    ``summary.json``).  Results of an earlier run are reused when they were made with
+    the same ``judge``; ``every`` keeps every K-th distinct position of the input."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     results_path = out / "results.jsonl"
     errors: list[str] = []
-    items = [it for it in read_items(inputs, errors) if it.seq % every == 0]
+    failed: list[str] = []
+    items = [it for it in read_items(inputs, errors, failed) if it.seq % every == 0]
     wanted = judge.to_dict() if judge else None
     done = {k: r for k, r in _load_done(results_path, errors).items()
             if r.get("judge") == wanted}
@@ -402,11 +418,11 @@ def scan(
                       and "given up" in str(r["engine"].get("error", ""))})
     summary = {"positions": len(rows), "categories": counts, "errors": len(errors),
                "resumed": len(items) - len(todo), "classified": len(todo),
-               "engine_gave_up": gave_up}
+               "engine_gave_up": gave_up, "unreadable": failed}
     if judge is not None:
         summary["judge"] = {**judge.to_dict(), **summarize(
             rows, list(logic.STATIC_METHODS), recall=judge.pairs == "edge")}
-        summary["seconds"] = round(elapsed, 1)
+        summary["seconds"] = round(elapsed, 3)
         summary["positions_per_second"] = round(len(todo) / elapsed, 2) if todo else None
         summary["jobs"] = jobs or os.cpu_count() or 1
         atomic_write_text(out / "summary.json", json.dumps(summary, indent=1) + "\n")

@@ -45,6 +45,7 @@ def test_local_scan_without_engine(tmp_path) -> None:
     log = (tmp_path / "errors.log").read_text()
     assert "game 6" in log and "illegal san" in log
     assert "game 7" in log and "FEN" in log
+    assert log.count("game 7") == 1  # python-chess's note and the bad header: one line
     assert "positions.epd:6" in log and "positions.epd.gz:7" in log
     suspects = (tmp_path / "suspects.epd").read_text().splitlines()
     assert all('c0 "' in s and 'id "' in s for s in suspects)
@@ -132,6 +133,24 @@ def test_scan_cli_summary(tmp_path, capsys) -> None:
     assert main(["scan", *INPUTS, "--out", str(tmp_path), "--jobs", "2", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "methods-disagree" in out and "malformed" in out
+
+
+def test_scan_fails_on_input_it_cannot_read_but_keeps_the_rest(tmp_path, capsys) -> None:
+    """A missing input or a damaged ``.gz`` is a failure of the command (status 2, named
+    on stderr), not only a line of errors.log; the inputs it could read are scanned and
+    kept.  An engine that does not exist is refused before anything runs."""
+    cut = tmp_path / "cut.epd.gz"
+    cut.write_bytes((DATA / "positions.epd.gz").read_bytes()[:60])
+    out = tmp_path / "out"
+    args = ["scan", str(DATA / "positions.epd"), str(tmp_path / "none.pgn"), str(cut),
+            "--out", str(out), "--quiet"]
+    assert main(args) == 2
+    got = capsys.readouterr()
+    assert "none.pgn: cannot read" in got.err and "cut.epd.gz" in got.err
+    assert rows(out) and int(got.out.split()[0]) == len(rows(out))
+    assert main(["scan", str(DATA / "positions.epd"), "--out", str(tmp_path / "e"),
+                 "--engine", str(tmp_path / "no-engine"), "--quiet"]) == 2
+    assert "no such program" in capsys.readouterr().err and not (tmp_path / "e").exists()
 
 
 def test_scan_benchmark_reports_throughput_and_overhead(capsys) -> None:

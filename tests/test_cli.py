@@ -120,6 +120,16 @@ def test_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
     text = capsys.readouterr().out
     for command in ("explain", "classify", "bench", "render", "diagrams"):
         assert command in text
+    assert "opens the viewer" in text and "--playlist" in text
+
+
+@pytest.mark.parametrize("size", ["0", "-5", "159", "4001", "100000"])
+def test_render_refuses_a_board_size_out_of_range(tmp_path: Path, size: str,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "b.png"
+    assert run("render", "8/8/8/8/8/8/4P3/k3K3 w - - 0 1", "--size", size, "--out",
+               str(out))[0] == 2
+    assert "--size must be from 160 to 4000" in capsys.readouterr().err and not out.exists()
 
 
 def test_viewer_opens_on_a_diagram_and_quits(tmp_path, monkeypatch) -> None:

@@ -256,6 +256,11 @@ def test_no_display_points_to_render(monkeypatch, capsys) -> None:
     assert main([]) == 3
     err = capsys.readouterr().err
     assert "no display" in err and "pawnfence render" in err
+    # a mistake in the arguments is told first, display or not
+    assert main(["--diagram", "nope"]) == 2
+    assert "no diagram 'nope'" in capsys.readouterr().err
+    assert main(["expalin", "8/8/8"]) == 2
+    assert "did you mean 'explain'?" in capsys.readouterr().err
 
 
 def test_render_command_writes_png_and_gif(tmp_path) -> None:

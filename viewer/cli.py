@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import errno
 import os
 import signal
@@ -33,6 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="pawnfence",
         description="Blockage detection in pawn endgames (David, Felner & Netanyahu 2004; "
         "the Chessprogramming wiki's king flood), made visible.",
+        epilog="Without a command it opens the viewer: pawnfence [FEN] [--diagram ID] "
+        "[--playlist FILE.epd] [--size WxH].",
     )
     p.add_argument("--version", action="version", version=f"pawnfence {logic.__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -46,7 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--side", choices=["white", "black"], default="white")
     r.add_argument("--method", choices=list(logic.METHODS), default="paper")
     r.add_argument("--size", type=int, default=640,
-                   help="board size in pixels (text and legend scale with it)")
+                   help=f"board size in pixels, {RENDER_SIZES[0]} to {RENDER_SIZES[1]} (text "
+                   "and legend scale with it)")
     r.add_argument("--flip", action="store_true", help="Black at the bottom")
     r.add_argument("--board-only", action="store_true",
                    help="the board and pieces only (no overlays, banner, legend, explanation)")
@@ -91,9 +95,12 @@ def _render(args: argparse.Namespace, out: TextIO) -> int:
     try:
         if not 0.1 <= args.speed <= 50:
             raise ValueError(f"--speed must be from 0.1 to 50 steps per second, got {args.speed}")
+        lo, hi = RENDER_SIZES
+        if not lo <= args.size <= hi:
+            raise ValueError(f"--size must be from {lo} to {hi} pixels, got {args.size}")
         board, caption = board_from_args(args.fen, args.diagram)
         path = render_to_file(board, args.out, side=args.side == "white", method=args.method,
-                              size=max(160, min(args.size, 4000)), flipped=args.flip,
+                              size=args.size, flipped=args.flip,
                               caption=caption, options=options, speed=args.speed)
     except (ValueError, ExportError) as exc:
         print(f"pawnfence: {exc}", file=sys.stderr)
@@ -137,6 +144,9 @@ def read_playlist(path: str) -> list[tuple[str, str, dict[str, object]]]:
     return out
 
 
+#: the board sizes ``render --size`` accepts, in pixels
+RENDER_SIZES = (160, 4000)
+
 #: the window sizes ``--size`` accepts
 SIZE_RANGE = (200, 16384)
 
@@ -156,7 +166,19 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
     args = build_viewer_parser(commands).parse_args(argv)
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # before pygame's import
     from logic.commands import board_from_args
+
+    try:  # the arguments first: a mistake is told whether or not there is a display
+        board, caption = (board_from_args(args.fen, args.diagram)
+                          if args.fen or args.diagram else (None, ""))
+        playlist = read_playlist(args.playlist) if args.playlist else []
+        size = parse_size(args.size) if args.size else None
+    except (ValueError, OSError) as exc:
+        print(f"pawnfence: {exc}{_command_hint(args.fen, commands)}", file=sys.stderr)
+        return 2
+    import pygame
+
     from viewer.app import has_display
 
     if not has_display():
@@ -164,16 +186,6 @@ def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
               "Draw a picture instead:  pawnfence render FEN --out board.png  "
               "(or --diagram ID, or FILE.gif for the steps).", file=sys.stderr)
         return 3
-    try:
-        board, caption = (board_from_args(args.fen, args.diagram)
-                          if args.fen or args.diagram else (None, ""))
-        playlist = read_playlist(args.playlist) if args.playlist else []
-        size = parse_size(args.size) if args.size else None
-    except (ValueError, OSError) as exc:
-        print(f"pawnfence: {exc}", file=sys.stderr)
-        return 2
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame
 
     from viewer.app import App
     from viewer.settings import load_settings_checked
@@ -200,6 +212,16 @@ def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
     if err:
         print(f"pawnfence: {err}", file=sys.stderr)
     return 0
+
+
+def _command_hint(words: Sequence[str], commands: Sequence[str]) -> str:
+    """A hint when the viewer's FEN was more likely a mistyped command (its first word
+    has no ``/``): the commands there are."""
+    if not words or "/" in words[0]:
+        return ""
+    near = difflib.get_close_matches(words[0], commands, n=1)
+    guess = f" (did you mean '{near[0]}'?)" if near else ""
+    return f"\n{words[0]!r} is not a command{guess}; commands: {', '.join(commands)}"
 
 
 def console() -> int:

@@ -387,3 +387,44 @@ def test_every_method_of_the_menu_comes_back_from_the_settings(home, method: str
     assert b.state.method == method
     b.close()
     pygame.display.quit()
+
+
+def test_step_list_always_shows_the_verdict_on_show(app: App) -> None:
+    """Random edits, method and side switches (real clicks and keys): after every frame
+    the step list draws what a fresh step list (no caches) draws for the same state.  Its
+    caches were keyed by ``id(verdict)``, which Python reuses once a verdict is freed:
+    a new verdict could get an old one's drawing."""
+    import random
+
+    import logic
+    from viewer.components import StepList
+    from viewer.render import Painter
+
+    app.state.show_pane(0, "steps", 1)
+    frames(app, [])
+    rng = random.Random(5)
+    squares = ["c3", "e3", "g3", "a3", "h3", "b2", "c2", "e2", "g2", "d3", "f3"]
+    painter = Painter()
+    for _ in range(120):
+        r = rng.random()
+        if r < 0.15:
+            frames(app, [key(pygame.K_m, unicode="m")])
+        elif r < 0.2:
+            frames(app, [key(pygame.K_s, unicode="s")])
+        else:
+            pos = centre(app, rng.choice(squares))
+            frames(app, [down(pos), up(pos)])
+        if not logic.METHODS[app.state.method].static:  # exact: its own tests
+            frames(app, [key(pygame.K_m, unicode="m")])
+        rect = app.steps.rect
+        assert rect.width > 0 and rect.height > 0
+        fresh = StepList(app.state, painter)
+        fresh.place(rect, app.steps.px)
+        fresh.scroll = app.steps.scroll
+        drawn, want = (pygame.Surface(app.screen.get_size()) for _ in range(2))
+        app.steps.draw(drawn)
+        painter.cached, keep = (lambda _key, make, _alpha=True: make()), painter.cached
+        fresh.draw(want)
+        painter.cached = keep
+        assert pygame.image.tobytes(drawn.subsurface(rect), "RGB") == \
+            pygame.image.tobytes(want.subsurface(rect), "RGB"), app.state.editor.fen

@@ -16,7 +16,7 @@ import chess
 import pygame
 
 from viewer.analysis import EXACT_SECONDS
-from viewer.components import PaneButton, wheel_steps
+from viewer.components import PaneButton, Same, wheel_steps
 from viewer.render import ARROW_STYLES
 from viewer.text import san_line, score_text
 from viewer.textfit import wrap
@@ -130,7 +130,7 @@ class AnalysisPane:
         """Lay the pane out: texts to draw and buttons (cached per result and line)."""
         s, r, px = self.state, self.result, self.px
         line = s.line
-        key = (self.rect.size, px, id(r), r, s.search_seconds, self.scroll,
+        key = (self.rect.size, px, Same(r), r, s.search_seconds, self.scroll,
                None if line is None else (line.source, line.index, line.moves))
         if key == self._key:
             return

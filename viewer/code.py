@@ -17,7 +17,7 @@ import chess
 import pygame
 
 from logic.steps import Step
-from viewer.components import wheel_steps
+from viewer.components import Same, wheel_steps
 from viewer.textfit import wrap
 
 if TYPE_CHECKING:
@@ -237,7 +237,7 @@ class CodePanel:
             mono = self.painter.fonts.get(self.px, "mono")
             self._follow(self._wrapped(listing, self.rect.width), cur, mono.get_linesize(),
                          self.rect.height * 2 // 3)
-        key = ("code", self.state.method, cur, prev, id(step), self.rect.size, self.px,
+        key = ("code", self.state.method, cur, prev, Same(step), self.rect.size, self.px,
                self.scroll)
         surf = self.painter.cached(key, lambda: self._make(listing, cur, prev, step), False)
         surface.blit(surf, self.rect)

@@ -27,7 +27,25 @@ if TYPE_CHECKING:
     from viewer.render import Painter
     from viewer.state import ViewerState
 
-__all__ = ["PaneButton", "Scrubber", "StepList", "Component", "wheel_steps"]
+__all__ = ["PaneButton", "Scrubber", "StepList", "Component", "wheel_steps", "Same"]
+
+
+class Same:
+    """An object as part of a cache key: equal only to the very same object, hashed by
+    identity, and held, so that while the key lives no other object can take its
+    ``id()`` (a bare ``id()`` in a key is reused once its object is freed: a new
+    verdict then hit the old one's cached drawing)."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: object) -> None:
+        self.obj = obj
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.obj is self.obj
+
+    def __hash__(self) -> int:
+        return id(self.obj)
 
 
 class Component(Protocol):
@@ -198,7 +216,7 @@ class StepList:
         every phase unfolded when they fit, else the current phase first and then the
         nearest ones while they fit."""
         tl = self.state.timeline
-        key = (id(tl.verdict), tl.verdict is not None, tl.index, self.rect.size, self.px)
+        key = (Same(tl.verdict), tl.index, self.rect.size, self.px)
         if self._rows[0] == key:
             return self._rows[1], self._rows[2]
         heads, bodies = self._measure()
@@ -230,7 +248,7 @@ class StepList:
         ``(height, wrapped lines)``."""
         tl = self.state.timeline
         v = tl.verdict
-        key = (id(v), v is not None, self.rect.width, self.px)
+        key = (Same(v), self.rect.width, self.px)
         if self._measured[0] == key:
             return self._measured[1]
         if v is None:
@@ -254,7 +272,7 @@ class StepList:
     def _follow(self) -> None:
         """Scroll so that the current step's row is in view (once per step change)."""
         tl = self.state.timeline
-        key = (id(tl.verdict), tl.index)
+        key = (Same(tl.verdict), tl.index)
         if key == self._followed:
             return
         self._followed = key

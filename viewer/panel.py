@@ -32,6 +32,7 @@ from pygame_gui.elements import (
 import logic
 from logic.position import PositionError, parse_epd_line
 from viewer.actions import ACTIONS, Host, run_action, tooltip
+from viewer.components import Same
 from viewer.editor import ep_candidates
 from viewer.layout import Layout
 from viewer.state import OTHER_PIECES, SIDES, TOOLS, ViewerState
@@ -332,8 +333,8 @@ class Panel:
         s, tl = self.state, self.state.timeline
         key = (s.tool, s.editor.fen, s.structure_layer, s.search_on, self.typing(),
                s.editor.can_undo(), s.editor.can_redo(), tl.playing, tl.index, tl.count,
-               tl.speed, id(s.verdict), id(s.other), s.proof_note, s.playlist_index,
-               len(s.playlist), id(s.current_diagram), search, s.caption, s.export)
+               tl.speed, Same(s.verdict), Same(s.other), s.proof_note, s.playlist_index,
+               len(s.playlist), Same(s.current_diagram), search, s.caption, s.export)
         if key != self._shown:
             self._shown = key
             if self.fen_entry is not None and self._ep_key() != self._ep_shown:

@@ -188,9 +188,8 @@ class ExactMethod(Method):
         if v.code == "breaks":
             if not d.san:
                 return f"{v.side} breaks through — proved (exact, {r.ms / 1000:.2f} s)"
-            board = chess.Board(d.fen)
-            first = f"{board.fullmove_number}.{'' if board.turn else '..'} {d.san[0]}!"
-            more = " …" if len(d.san) > 1 else ""
+            first, shown = _first_blow(d, v.color)
+            more = " …" if len(d.san) > shown else ""
             return f"{v.side} breaks through: {first}{more} {_ends(r)} in {r.plies} plies"
         return (f"{v.side}: unknown — the exact prover's budget ran out "
                 f"({_work(r)}, {r.ms / 1000:.2f} s; no guess)")
@@ -268,6 +267,16 @@ class ExactMethod(Method):
 def _ends(r: ExactResult) -> str:
     return {"promotion": "promotes", "defender-promotion": "forces the defender to promote",
             "mate": "mates"}.get(r.ends, "ends the blockage")
+
+
+def _first_blow(d: ExactDetail, color: chess.Color) -> tuple[str, int]:
+    """The line up to the attacker's (``color``'s) first move, numbered, that move marked
+    "!" (the defender's reply first when it is to move: "1. Kb1 Kh2!"); and how many moves
+    of the line that is."""
+    board = chess.Board(d.fen)
+    shown = 1 if board.turn == color or len(d.result.pv) < 2 else 2
+    text = board.variation_san([chess.Move.from_uci(u) for u in d.result.pv[:shown]])
+    return (text + "!" if board.turn == color or shown == 2 else text), shown
 
 
 def _numbered(d: ExactDetail, limit: int = 12) -> str:

@@ -569,3 +569,26 @@ def test_without_the_whole_dag_the_line_says_it_is_the_partial_expansions(monkey
     texts = [s.text for s in v.steps if s.kind == "exact-move"]
     assert any("within the proof's partial expansion" in t for t in texts)
     assert not any("best play (the attacker fastest" in t for t in texts)
+
+
+@pytest.mark.parametrize(("fen", "color", "start"), [
+    ("7k/ppp5/8/PPP5/8/8/8/K7 w - - 0 1", chess.WHITE, "White breaks through: 1. b6! "),
+    # the defender is to move: its reply comes first, unmarked, then the attacker's "!"
+    ("8/8/8/1p1p1p1p/1P1P1P1P/8/8/K6k w - - 0 1", chess.BLACK,
+     "Black breaks through: 1. K"),
+])
+def test_the_headline_marks_the_attackers_first_move(fen: str, color: chess.Color,
+                                                     start: str) -> None:
+    board = chess.Board(fen)
+    v = logic.detect(board, color, method="exact")
+    head = v.headline
+    assert v.code == "breaks" and head.startswith(start), head
+    d = v.detail
+    marked = head.split(": ", 1)[1].split("!")[0].split()[-1]
+    mover = board.copy()
+    moves = [chess.Move.from_uci(u) for u in d.result.pv]
+    for k, move in enumerate(moves):  # the marked move is the attacker's first
+        if mover.turn == color:
+            assert mover.san(move) == marked and k <= 1, (head, k)
+            break
+        mover.push(move)

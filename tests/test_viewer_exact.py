@@ -27,7 +27,7 @@ from viewer.overlay import Overlay, live_overlay, step_overlay  # noqa: E402
 from viewer.proof import ProofJob  # noqa: E402
 from viewer.render import Painter, board_geometry  # noqa: E402
 from viewer.settings import Settings  # noqa: E402
-from viewer.text import window_banner  # noqa: E402
+from viewer.text import banner_text, window_banner  # noqa: E402
 from viewer.theme import EXACT_BREAKS, EXACT_HOLDS, legend_items  # noqa: E402
 
 #: White cannot win: a wall of rams (proved in one structure)
@@ -366,3 +366,14 @@ def test_render_method_exact_draws_the_king_map_and_its_legend(tmp_path) -> None
     text = svg.read_text()
     assert "url(#pf-kingmap_holds)" in text and ">H<" in text
     assert "H = defending king holds here" in text and "breaks through from here" not in text
+
+
+def test_an_unknown_verdict_says_the_budget_ran_out_not_illegal() -> None:
+    """The banner of a proof out of budget gives the prover's reason (no guess), never the
+    illegal position's "the detectors need a legal king-and-pawn position"."""
+    board = chess.Board(SLOW)
+    v = logic.METHODS["exact"].decide_board(board, chess.WHITE, ("slow",), False,
+                                            max_seconds=0.05)
+    head, sub, kind = banner_text(v)
+    assert v.status == "unknown" and kind == "na"
+    assert "budget ran out" in head and "budget ran out" in sub and "legal" not in sub

@@ -31,7 +31,8 @@ _BLACK_PAWN_ATTACKS = chess.BB_PAWN_ATTACKS[chess.BLACK]
 
 
 def detect(
-    board: chess.Board, color: chess.Color, *, method: str = "paper", trace: bool = False
+    board: chess.Board, color: chess.Color, *, method: str = "paper", trace: bool = False,
+    seconds: float | None = None,
 ) -> Verdict:
     """Decide whether ``color`` cannot win ``board`` by ``method``'s rules.
 
@@ -41,7 +42,9 @@ def detect(
     pieces other than kings and pawns, or that ``board.status()`` rejects, get a
     verdict with ``status`` ``"pieces"`` / ``"illegal"`` and ``blocked=False``.
     With ``trace=True`` the verdict carries the ordered step records (and the
-    caches are bypassed).  Untraced, both colours are decided on the first call
+    caches are bypassed).  ``seconds``: the budget of a method that searches (the exact
+    prover; its own default when None, and then its verdicts are cached); the static
+    methods ignore it.  Untraced, both colours are decided on the first call
     for a board and kept in the per-board cache; a verdict may be a
     :class:`~logic.verdict.DeferredVerdict` (see there).  Raises
     :class:`DetectError` for an unknown method or a ``board`` that is not a
@@ -67,7 +70,7 @@ def detect(
         return Verdict(bool(color), method, False, "not applicable", prep[0], prep[0], prep[1],
                        NO_BOARDS, (), (0, 0))
     if not m.static:  # decides on the board itself, one side at a time
-        return m.decide_board(board, color, key, trace)
+        return m.decide_board(board, color, key, trace, max_seconds=seconds)
     w, b, wk, bk = prep
     if trace:
         return m.analyse(*orient(w, b, wk, bk, color), bool(color), Recorder(bool(color)))

@@ -27,8 +27,9 @@ from logic.search import MAX_DEPTH
 from logic.textboard import legend, text_board
 from logic.uci import check_seconds
 
-__all__ = ["add_commands", "classify_lines", "board_from_args", "SIDES", "seconds_arg",
-           "positive_int", "int_range", "MAX_JOBS", "MAX_ROUNDS"]
+__all__ = ["add_commands", "add_exact_seconds", "exact_seconds_problem", "classify_lines",
+           "board_from_args", "SIDES", "seconds_arg", "positive_int", "int_range", "MAX_JOBS",
+           "MAX_ROUNDS"]
 
 SIDES = {"white": (chess.WHITE,), "black": (chess.BLACK,), "both": (chess.WHITE, chess.BLACK)}
 
@@ -66,6 +67,22 @@ MAX_JOBS = 256
 MAX_ROUNDS = 1000
 
 
+def add_exact_seconds(parser: argparse.ArgumentParser) -> None:
+    """The ``--exact-seconds`` option of a command with ``--method`` (see
+    :func:`exact_seconds_problem`)."""
+    parser.add_argument("--exact-seconds", type=seconds_arg,
+                        help="with --method exact: the prover's budget per side (default "
+                        f"{logic.METHODS['exact'].max_seconds:g} s)")
+
+
+def exact_seconds_problem(args: argparse.Namespace) -> str:
+    """Why ``args.exact_seconds`` cannot be used ("" when it can): it applies only to a
+    method that searches."""
+    if args.exact_seconds is not None and logic.METHODS[args.method].static:
+        return f"--exact-seconds applies only with --method exact, not {args.method}"
+    return ""
+
+
 def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.ArgumentParser]:
     """Add the headless commands to ``sub``; returns their parsers by name (the
     application may add options, e.g. ``bench --viewer``)."""
@@ -77,12 +94,14 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
     e.add_argument("--side", choices=sorted(SIDES), default="both")
     e.add_argument("--method", choices=methods, default="paper")
     e.add_argument("--json", action="store_true", help="print the verdicts with steps as JSON")
+    add_exact_seconds(e)
     e.set_defaults(run=_explain)
 
     c = parsers["classify"] = sub.add_parser("classify", help="classify every FEN/EPD line of "
                                              "FILE ('-' = stdin)")
     c.add_argument("file")
     c.add_argument("--method", choices=methods, default="paper")
+    add_exact_seconds(c)
     c.set_defaults(run=_classify)
 
     d = parsers["diagrams"] = sub.add_parser("diagrams", help="list the diagram library")
@@ -190,14 +209,19 @@ def _kpk_line(summary: dict[str, object]) -> str:
 def _explain(args: argparse.Namespace, out: TextIO) -> int:
     fen = " ".join(args.fen)
     try:
+        if why := exact_seconds_problem(args):
+            raise ValueError(why)
         board, _ops = parse_epd_line(fen)
-    except PositionError as exc:
+    except ValueError as exc:
         print(f"pawnfence: {exc}", file=sys.stderr)
         return 2
-    verdicts = [logic.detect(board, c, method=args.method, trace=True) for c in SIDES[args.side]]
+    verdicts = [logic.detect(board, c, method=args.method, trace=True, seconds=args.exact_seconds)
+                for c in SIDES[args.side]]
     kpk = kpk_summary(board)
     if args.json:
-        data: dict[str, object] = {"fen": board.fen(), "verdicts": [v.to_dict() for v in verdicts]}
+        method = logic.METHODS[args.method]
+        data: dict[str, object] = {"fen": board.fen(), "verdicts": [
+            {**v.to_dict(), **method.fields(v)} for v in verdicts]}
         if kpk is not None:
             data["kpk"] = kpk
         json.dump(data, out, indent=1)
@@ -217,9 +241,11 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def classify_lines(lines: Iterator[str], method: str) -> Iterator[dict[str, object]]:
+def classify_lines(lines: Iterator[str], method: str, seconds: float | None = None
+                   ) -> Iterator[dict[str, object]]:
     """One JSON-ready object per non-blank, non-comment line; errors become
-    ``{"line": N, "error": ...}`` and the run goes on."""
+    ``{"line": N, "error": ...}`` and the run goes on.  ``seconds``: the budget per
+    side of a method that searches (:func:`logic.detect`)."""
     for n, board, ops in iter_epd(lines):
         if isinstance(board, PositionError):
             yield {"line": n, "error": str(board)}
@@ -227,7 +253,7 @@ def classify_lines(lines: Iterator[str], method: str) -> Iterator[dict[str, obje
         try:
             obj: dict[str, object] = {"id": ops.get("id"), "fen": board.fen()}
             for color in (chess.WHITE, chess.BLACK):
-                v = logic.detect(board, color, method=method)
+                v = logic.detect(board, color, method=method, seconds=seconds)
                 side: dict[str, object] = {"blocked": v.blocked, "rule": v.rule}
                 side.update(logic.METHODS[method].fields(v))
                 if v.status not in ("ok", "unknown"):
@@ -243,6 +269,9 @@ def classify_lines(lines: Iterator[str], method: str) -> Iterator[dict[str, obje
 
 
 def _classify(args: argparse.Namespace, out: TextIO) -> int:
+    if why := exact_seconds_problem(args):
+        print(f"pawnfence: {why}", file=sys.stderr)
+        return 2
     if args.file == "-":
         if sys.stdin is None:
             print("pawnfence: standard input is closed", file=sys.stderr)
@@ -257,7 +286,7 @@ def _classify(args: argparse.Namespace, out: TextIO) -> int:
             return 2
     with fh as lines:
         try:
-            for obj in classify_lines(bounded_lines(lines), args.method):
+            for obj in classify_lines(bounded_lines(lines), args.method, args.exact_seconds):
                 out.write(json.dumps(obj) + "\n")  # an output error propagates: not the file's
         except ValueError as exc:  # a line without end
             print(f"pawnfence: {args.file}: {exc}", file=sys.stderr)

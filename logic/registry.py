@@ -74,10 +74,11 @@ class Method:
     def is_blocked(self, w: int, b: int, wk: int, bk: int, color: bool) -> bool:
         raise NotImplementedError
 
-    def decide_board(self, board: Any, color: bool, key: tuple[Any, ...], trace: bool
-                     ) -> Verdict:
+    def decide_board(self, board: Any, color: bool, key: tuple[Any, ...], trace: bool, *,
+                     max_seconds: float | None = None) -> Verdict:
         """The verdict of a method that is not ``static``: it decides on the legal K+P
-        ``board`` itself, one side at a time (``key`` names the board)."""
+        ``board`` itself, one side at a time (``key`` names the board), within
+        ``max_seconds`` (None: the method's default)."""
         raise NotImplementedError
 
     def fields(self, v: Verdict) -> dict[str, Any]:

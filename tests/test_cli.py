@@ -49,6 +49,39 @@ def test_explain_exact_draws_the_king_map_with_a_letter_and_its_legend(
         in text
 
 
+def test_exact_json_of_explain_and_classify_agree_and_take_a_budget(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """``explain --json --method exact`` gives the prover's status, line and counts like
+    ``classify`` (not "ok" for every proof); ``--exact-seconds`` sets the budget of both
+    (and of ``render``), and is refused with a static method."""
+    fine70 = "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1"
+    code, text = run("explain", fine70, "--method", "exact", "--json")
+    assert code == 0
+    white, black = json.loads(text)["verdicts"]
+    assert white["status"] == "breaks" and white["pv"][0] == "a1b1" and white["ms"] > 0
+    assert black["status"] == "blocked" and black["pv"] == [] and black["structures"] > 0
+    f = tmp_path / "f.epd"
+    f.write_text(fine70 + "\n")
+    code, text = run("classify", str(f), "--method", "exact")
+    row = json.loads(text)
+    assert {k: row["white"][k] for k in ("status", "pv")} == \
+        {"status": "breaks", "pv": white["pv"]}
+    slow = "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1"
+    f.write_text(slow + "\n")
+    code, text = run("classify", str(f), "--method", "exact", "--exact-seconds", "0.2")
+    row = json.loads(text)
+    assert code == 0 and row["white"]["status"] == "unknown" and row["white"]["ms"] < 2000
+    code, text = run("explain", slow, "--method", "exact", "--exact-seconds", "0.2",
+                     "--side", "white")
+    assert code == 0 and "budget ran out" in text
+    for command in (["explain", slow], ["classify", str(f)],
+                    ["render", slow, "--out", str(tmp_path / "x.png")]):
+        assert run(*command, "--exact-seconds", "1")[0] == 2
+        assert "--exact-seconds applies only with --method exact" in capsys.readouterr().err
+    assert run("render", slow, "--method", "exact", "--exact-seconds", "0.2", "--out",
+               str(tmp_path / "x.png"))[0] == 0
+
+
 def test_explain_fields_form_and_flood_json() -> None:
     code, text = run("explain", *WIKI.split()[:2], "--method", "flood", "--json")
     assert code == 0

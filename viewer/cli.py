@@ -28,7 +28,7 @@ __all__ = ["main", "console", "build_parser", "build_viewer_parser", "read_playl
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser for all subcommands."""
     import logic
-    from logic.commands import add_commands
+    from logic.commands import add_commands, add_exact_seconds
 
     p = argparse.ArgumentParser(
         prog="pawnfence",
@@ -58,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         r.add_argument(f"--no-{part}", action="store_true", help=f"leave out the {part}")
     r.add_argument("--speed", type=float, default=1.5,
                    help="GIF: steps per second (the frame time is 1/speed)")
+    add_exact_seconds(r)
     r.set_defaults(run=_render)
     bench = parsers["bench"]
     bench.add_argument("--viewer", action="store_true",
@@ -85,7 +86,7 @@ def _bench_or_viewer_bench(library_bench: Callable[[argparse.Namespace, TextIO],
 def _render(args: argparse.Namespace, out: TextIO) -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from logic.commands import board_from_args
+    from logic.commands import board_from_args, exact_seconds_problem
     from viewer.export import ExportError, render_to_file
     from viewer.state import ExportOptions
 
@@ -98,10 +99,13 @@ def _render(args: argparse.Namespace, out: TextIO) -> int:
         lo, hi = RENDER_SIZES
         if not lo <= args.size <= hi:
             raise ValueError(f"--size must be from {lo} to {hi} pixels, got {args.size}")
+        if why := exact_seconds_problem(args):
+            raise ValueError(why)
         board, caption = board_from_args(args.fen, args.diagram)
         path = render_to_file(board, args.out, side=args.side == "white", method=args.method,
                               size=args.size, flipped=args.flip,
-                              caption=caption, options=options, speed=args.speed)
+                              caption=caption, options=options, speed=args.speed,
+                              seconds=args.exact_seconds)
     except (ValueError, ExportError) as exc:
         print(f"pawnfence: {exc}", file=sys.stderr)
         return 2

@@ -290,17 +290,18 @@ class Exporter:
 def render_to_file(board: chess.Board, out: str | Path, *, side: chess.Color = chess.WHITE,
                    method: str = "paper", size: int = 640, flipped: bool = False,
                    caption: str = "", options: ExportOptions | None = None,
-                   speed: float = 1.5) -> Path:
+                   speed: float = 1.5, seconds: float | None = None) -> Path:
     """Render ``board`` without a window: PNG or SVG the final verdict, GIF every step
-    (``speed`` steps per second); ``options`` say what to include (``size`` wins)."""
+    (``speed`` steps per second); ``options`` say what to include (``size`` wins);
+    ``seconds``: the exact prover's budget per side (its default when None)."""
     out = Path(out)
     kind = out.suffix.lower().lstrip(".")
     if kind not in KINDS:
         raise ExportError(f"cannot write {out}: the file name must end in .png, .gif or .svg")
     pygame.font.init()  # no display and no audio needed
     painter = Painter()
-    verdict = logic.detect(board, side, method=method, trace=True)
-    other = logic.detect(board, not side, method=method)
+    verdict = logic.detect(board, side, method=method, trace=True, seconds=seconds)
+    other = logic.detect(board, not side, method=method, seconds=seconds)
     from logic import kpk_rules
 
     frame = Frame(board, verdict, other, None, caption, kpk_rules.summary(board), flipped)

@@ -21,6 +21,7 @@ from typing import Any, TextIO
 import chess
 
 import logic
+from logic.explain import status_names
 from logic.judge import JUDGE_PAIRS
 from logic.position import PositionError, bounded_lines, iter_epd, open_text, parse_epd_line
 from logic.search import MAX_DEPTH
@@ -314,9 +315,10 @@ def _search(args: argparse.Namespace, out: TextIO) -> int:
     from logic.search import DECISIVE, search_board
 
     try:
-        board, _ops = parse_epd_line(" ".join(args.fen))
+        text = " ".join(args.fen)
+        board, _ops = parse_epd_line(text)
         if board.status() != chess.STATUS_VALID:
-            raise ValueError(f"illegal position: {board.fen()!r}")
+            raise PositionError(text, f"illegal position ({status_names(board.status())})")
         result = search_board(board, depth=args.depth,
                               seconds=None if args.depth else (2.0 if args.time is None
                                                                else args.time),

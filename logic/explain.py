@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from logic.steps import Recorder
     from logic.verdict import Verdict
 
-__all__ = ["verdict_reason", "note_reason", "note_reason_oriented", "Names"]
+__all__ = ["verdict_reason", "note_reason", "note_reason_oriented", "Names", "status_names"]
 
 
 class Names:
@@ -76,10 +76,14 @@ def _not_applicable(code: str, args: tuple[Any, ...]) -> str:
     if code == "pieces":
         return (f"not applicable: pieces other than kings and pawns on the board "
                 f"({', '.join(args)})")
-    flags = chess.Status(args[0])
-    names = ", ".join(f.name.lower().replace("_", " ") for f in chess.Status
-                      if f in flags and f.name)
-    return f"not applicable: illegal position ({names})"
+    return f"not applicable: illegal position ({status_names(args[0])})"
+
+
+def status_names(status: int) -> str:
+    """The flags of a ``chess.Board.status()`` in words: "bad castling rights, ..."."""
+    flags = chess.Status(status)
+    return ", ".join(f.name.lower().replace("_", " ") for f in chess.Status
+                     if f in flags and f.name)
 
 
 def verdict_reason(v: Verdict) -> str:

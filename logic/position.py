@@ -70,7 +70,9 @@ def parse_epd_line(text: str) -> tuple[chess.Board, dict[str, object]]:
                 return parse_epd_line(head)[0], {"c0": tail.strip(" ;")}
             except PositionError:
                 pass
-        raise PositionError(text, f"not a FEN or EPD position ({exc})") from None
+        why = str(exc)  # python-chess's message quotes the whole input: cut it too
+        why = why if len(why) <= 160 else why[:157] + "..."
+        raise PositionError(text, f"not a FEN or EPD position ({why})") from None
     return board, ops
 
 

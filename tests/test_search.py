@@ -86,6 +86,12 @@ def test_search_cli_json_and_errors(capsys) -> None:
     assert data["score_cp"] == 0 and data["depth"] == 3 and data["blockages"] > 0
     assert main(["search", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]) == 2
     assert "kings and pawns only" in capsys.readouterr().err
+    # an illegal position: the reason, and the input as given (not a cleaned-up FEN)
+    assert main(["search", "4k3/8/8/8/8/8/4P3/4K3 w KQkq -", "--depth", "3"]) == 2
+    assert "illegal position (bad castling rights): '4k3/8/8/8/8/8/4P3/4K3 w KQkq -'" in \
+        capsys.readouterr().err
+    assert main(["search", "8/" * 3000]) == 2  # python-chess quotes it all: cut
+    assert len(capsys.readouterr().err) < 400
 
 
 def test_experiment_prints_table_1(capsys, tmp_path) -> None:

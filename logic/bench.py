@@ -159,8 +159,38 @@ def measure_search(boards: list[chess.Board], seconds: float, limit: int = 40,
     return total
 
 
+#: the options of ``bench`` each of its modes uses (the others would be ignored: refused)
+MODE_OPTIONS = {"detect": ("rounds", "file", "search"), "scan": (),
+                "exact": ("exact_seconds", "sample", "jobs"), "viewer": ()}
+
+
+def bench_mode(args: argparse.Namespace) -> str:
+    """Which bench ``args`` ask for: ``"viewer"``, ``"exact"``, ``"scan"`` or ``"detect"``."""
+    if getattr(args, "viewer", False):
+        return "viewer"
+    if getattr(args, "exact", None) is not None:
+        return "exact"
+    return "scan" if args.scan else "detect"
+
+
+def option_problem(args: argparse.Namespace) -> str:
+    """Why ``args`` cannot run ("" when they can): an option the chosen mode ignores."""
+    mode = bench_mode(args)
+    stray = [name for other, names in MODE_OPTIONS.items() if other != mode for name in names
+             if name not in MODE_OPTIONS[mode] and getattr(args, name, None) is not None]
+    if not stray:
+        return ""
+    flags = ", ".join("--" + name.replace("_", "-") for name in stray)
+    what = {"detect": "the detector bench", "scan": "--scan", "exact": "--exact",
+            "viewer": "--viewer"}[mode]
+    return f"bench: {flags} does not apply to {what}"
+
+
 def run_bench(args: argparse.Namespace, out: TextIO) -> int:
     """Print the benchmark table (or JSON)."""
+    if why := option_problem(args):
+        print(f"pawnfence {why}", file=sys.stderr)
+        return 2
     if getattr(args, "exact", None) is not None:
         from logic.bench_exact import run_exact_bench
 
@@ -172,9 +202,17 @@ def run_bench(args: argparse.Namespace, out: TextIO) -> int:
             print(f"pawnfence: cannot read {exc.filename or ''}: {exc.strerror or exc}",
                   file=sys.stderr)
             return 2
+        if not r["positions"]:
+            print(f"pawnfence: bench --scan: no king-and-pawn positions in "
+                  f"{', '.join(args.scan)} ({r['malformed']} malformed games or lines): "
+                  "nothing to time", file=sys.stderr)
+            return 2
         if args.json:
             out.write(json.dumps(r) + "\n")
             return 0
+        if r["malformed"]:
+            print(f"pawnfence: bench --scan: {r['malformed']} malformed games or lines skipped",
+                  file=sys.stderr)
         out.write(f"scan of {', '.join(args.scan)}: {r['plies']} plies replayed, "
                   f"{r['positions']} king-and-pawn positions classified (no engine)\n")
         out.write(f"  python-chess replay alone      {r['replay_s']:8.3f} s\n")
@@ -187,9 +225,10 @@ def run_bench(args: argparse.Namespace, out: TextIO) -> int:
     except PositionFileError as exc:
         print(f"pawnfence: {exc}", file=sys.stderr)
         return 2
-    r = measure(boards, args.rounds)
+    rounds = args.rounds or 7
+    r = measure(boards, rounds)
     search = None
-    search_rounds = min(args.rounds, 7)
+    search_rounds = min(rounds, 7)
     if getattr(args, "search", None):
         search = measure_search(load_boards(asset_path("experiment.epd"), unique=True)
                                 if args.file is None else boards, args.search,
@@ -198,7 +237,7 @@ def run_bench(args: argparse.Namespace, out: TextIO) -> int:
         out.write(json.dumps(r if search is None else {**r, "search": search}) + "\n")
         return 0
     p = r["parse_us"]
-    out.write(f"{int(r['positions'])} positions, best of {args.rounds} rounds, "
+    out.write(f"{int(r['positions'])} positions, best of {rounds} rounds, "
               "both sides per position, trace off\n")
     out.write(f"  chess.Board(fen) parse          {p:8.2f} us/position   1.00x parse\n")
     for method in logic.STATIC_METHODS:
@@ -227,7 +266,8 @@ def measure_scan(paths: list[str]) -> dict[str, float]:
     same games: replay alone, then the scan's reading (replay and collecting K+P
     positions) plus classification by both methods for both sides (no engine); the
     best of seven rounds of each (one round takes about 0.04 s, so fewer rounds leave
-    the few-percent difference inside the noise)."""
+    the few-percent difference inside the noise).  ``malformed``: the games and lines
+    the scan's reader skipped; without any position only the counts (nothing timed)."""
     from logic.scan import classify_item, iter_games, read_items
 
     for p in paths:  # a missing file, a folder, a FIFO: OSError before any timing
@@ -249,15 +289,22 @@ def measure_scan(paths: list[str]) -> dict[str, float]:
 
     plies = replay()
     items: list[object] = []
+    errors: list[str] = []
 
     def scan() -> None:
-        items[:] = read_items(paths, [])
+        errors.clear()
+        items[:] = read_items(paths, errors)
         for it in items:
             classify_item(it)
+
+    scan()  # once untimed: nothing to time without positions
+    if not items:
+        return {"plies": plies, "positions": 0, "malformed": len(errors)}
 
     # caches emptied before every scan round
     t_replay = _best(7, lambda: None, replay)
     t_scan = _best(7, logic.clear_cache, scan)
-    return {"plies": plies, "positions": len(items), "replay_s": t_replay, "scan_s": t_scan,
+    return {"plies": plies, "positions": len(items), "malformed": len(errors),
+            "replay_s": t_replay, "scan_s": t_scan,
             "positions_per_s": len(items) / t_scan,
             "overhead_pct": 100 * (t_scan - t_replay) / t_replay}

@@ -222,9 +222,10 @@ def run_exact_bench(args: argparse.Namespace, out: TextIO) -> int:
             "extended-only-blocked": heuristic_blocked(sources, extended_only=True)}
     for name, boards in loaded:
         sets[name] = file_set(name, boards, args.sample or 0)
-    result: dict[str, Any] = {"seconds": args.exact_seconds, "sets": {}}
+    seconds = args.exact_seconds or logic.METHODS["exact"].max_seconds
+    result: dict[str, Any] = {"seconds": seconds, "sets": {}}
     for name, cases in sets.items():
-        rows = _solve_all(cases, args.exact_seconds, args.jobs)
+        rows = _solve_all(cases, seconds, args.jobs or 1)
         s = summarise(rows)
         refuted = [r for r in rows if r.case.methods and r.status == "breaks"]
         s["refuted"] = [{"fen": r.case.fen, "side": chess.COLOR_NAMES[r.case.side],

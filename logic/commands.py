@@ -170,8 +170,8 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
 
     b = parsers["bench"] = sub.add_parser("bench", help="detector throughput beside "
                                           "python-chess's FEN parse")
-    b.add_argument("--rounds", type=int_range(1, MAX_ROUNDS), default=7,
-                   help=f"timing rounds, at most {MAX_ROUNDS} (best is reported)")
+    b.add_argument("--rounds", type=int_range(1, MAX_ROUNDS), default=None,
+                   help=f"timing rounds, at most {MAX_ROUNDS} (best is reported; default 7)")
     b.add_argument("--file", help="EPD/FEN file to time instead of the built-in set")
     b.add_argument("--json", action="store_true")
     b.add_argument("--search", type=seconds_arg, metavar="SECONDS",
@@ -183,13 +183,13 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
     b.add_argument("--exact", nargs="*", metavar="FILE", default=None,
                    help="time the exact prover instead: the built-in set, every side a "
                    "static method calls blocked (there and in the FILEs), and each FILE")
-    b.add_argument("--exact-seconds", type=seconds_arg, default=10.0,
+    b.add_argument("--exact-seconds", type=seconds_arg, default=None,
                    help="the exact prover's budget per side-position (default 10 s)")
     b.add_argument("--sample", type=positive_int, default=None,
                    help="with --exact: at most this many side-positions of each FILE "
                    "(a seeded sample)")
-    b.add_argument("--jobs", type=int_range(1, MAX_JOBS), default=1,
-                   help=f"with --exact: worker processes (at most {MAX_JOBS})")
+    b.add_argument("--jobs", type=int_range(1, MAX_JOBS), default=None,
+                   help=f"with --exact: worker processes (at most {MAX_JOBS}; default 1)")
     b.set_defaults(run=_bench)
     return parsers
 

@@ -191,3 +191,25 @@ def test_scan_judge_options_without_the_judge_are_an_error(tmp_path: Path,
         assert run("scan", str(f), "--out", str(out), "--quiet", *extra)[0] == 2
         assert "apply only with --judge exact" in capsys.readouterr().err
     assert not out.exists()
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["--exact-seconds", "2"], "--exact-seconds does not apply to the detector bench"),
+    (["--sample", "3"], "--sample does not apply"),
+    (["--jobs", "2"], "--jobs does not apply"),
+    (["--viewer", "--rounds", "1"], "--rounds does not apply to --viewer"),
+    (["--exact", "--search", "1"], "--search does not apply to --exact"),
+])
+def test_bench_refuses_options_its_mode_would_ignore(argv: list[str], said: str,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("bench", *argv)[0] == 2
+    assert said in capsys.readouterr().err
+
+
+def test_bench_scan_without_positions_is_an_error(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Nothing to time is said (status 2), not a rate of 0 positions/s."""
+    empty = tmp_path / "empty.pgn"
+    empty.write_text("")
+    assert run("bench", "--scan", str(empty))[0] == 2
+    assert "no king-and-pawn positions" in capsys.readouterr().err

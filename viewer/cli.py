@@ -74,7 +74,12 @@ def _bench_or_viewer_bench(library_bench: Callable[[argparse.Namespace, TextIO],
 
     def run(args: argparse.Namespace, out: TextIO) -> int:
         if args.viewer:
+            from logic.bench import option_problem
             from viewer.bench import run_viewer_bench
+
+            if why := option_problem(args):
+                print(f"pawnfence {why}", file=sys.stderr)
+                return 2
 
             run_viewer_bench(out)
             return 0

@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import chess
 
@@ -202,6 +202,8 @@ def run_bench(args: argparse.Namespace, out: TextIO) -> int:
             print(f"pawnfence: cannot read {exc.filename or ''}: {exc.strerror or exc}",
                   file=sys.stderr)
             return 2
+        for message in r["unreadable"]:
+            print(f"pawnfence: bench --scan: {message}", file=sys.stderr)
         if not r["positions"]:
             print(f"pawnfence: bench --scan: no king-and-pawn positions in "
                   f"{', '.join(args.scan)} ({r['malformed']} malformed games or lines): "
@@ -261,13 +263,14 @@ def run_bench(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def measure_scan(paths: list[str]) -> dict[str, float]:
+def measure_scan(paths: list[str]) -> dict[str, Any]:
     """Scan throughput and the detector's cost beside python-chess's own replay of the
     same games: replay alone, then the scan's reading (replay and collecting K+P
     positions) plus classification by both methods for both sides (no engine); the
     best of seven rounds of each (one round takes about 0.04 s, so fewer rounds leave
     the few-percent difference inside the noise).  ``malformed``: the games and lines
-    the scan's reader skipped; without any position only the counts (nothing timed)."""
+    the scan's reader skipped, ``unreadable`` the messages of files it could not read to
+    the end; without any position only those (nothing timed)."""
     from logic.scan import classify_item, iter_games, read_items
 
     for p in paths:  # a missing file, a folder, a FIFO: OSError before any timing
@@ -290,21 +293,24 @@ def measure_scan(paths: list[str]) -> dict[str, float]:
     plies = replay()
     items: list[object] = []
     errors: list[str] = []
+    failed: list[str] = []
 
     def scan() -> None:
         errors.clear()
-        items[:] = read_items(paths, errors)
+        failed.clear()
+        items[:] = read_items(paths, errors, failed)
         for it in items:
             classify_item(it)
 
     scan()  # once untimed: nothing to time without positions
     if not items:
-        return {"plies": plies, "positions": 0, "malformed": len(errors)}
+        return {"plies": plies, "positions": 0, "malformed": len(errors), "unreadable": failed}
 
     # caches emptied before every scan round
     t_replay = _best(7, lambda: None, replay)
     t_scan = _best(7, logic.clear_cache, scan)
     return {"plies": plies, "positions": len(items), "malformed": len(errors),
+            "unreadable": failed,
             "replay_s": t_replay, "scan_s": t_scan,
             "positions_per_s": len(items) / t_scan,
             "overhead_pct": 100 * (t_scan - t_replay) / t_replay}

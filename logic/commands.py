@@ -360,7 +360,12 @@ def _scan(args: argparse.Namespace, out: TextIO) -> int:
                        progress=None if args.quiet else sys.stderr, judge=judge,
                        every=args.every)
     except (OSError, ImportError, ValueError, ScanError) as exc:
-        print(f"pawnfence: scan failed: {exc}", file=sys.stderr)
+        why: object = exc
+        if isinstance(exc, OSError) and exc.strerror:
+            name = exc.filename
+            why = exc.strerror if name is None or str(name) in exc.strerror else \
+                f"{name}: {exc.strerror}"
+        print(f"pawnfence: scan failed: {why}", file=sys.stderr)
         return 2
     for message in summary.get("engine_gave_up", ()):
         print(f"pawnfence: {message}", file=sys.stderr)

@@ -28,7 +28,7 @@ import chess
 
 import logic
 from logic.assets import asset_path
-from logic.files import atomic_write_text
+from logic.files import atomic_write_text, make_folder
 from logic.position import PositionFileError, load_counted, skipped_note
 from logic.runlog import Progress, carried_notes, finite_number, load_rows
 from logic.search import Searcher, from_board
@@ -133,7 +133,7 @@ def experiment(fens: Sequence[str], seconds: float, settings: Sequence[str], *,
     """Run (or resume) the experiment over ``fens``; returns one row per position in
     input order.  Rows already in ``out_dir/runs.jsonl`` with the same settings, time
     and exact budget are reused."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+    make_folder(out_dir)
     log = out_dir / "runs.jsonl"
     errors: list[str] = []
     wanted = set(settings)

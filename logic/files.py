@@ -5,12 +5,28 @@ never leaves a half-written file behind and never replaces a good file with one.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["atomic_write", "atomic_write_text"]
+__all__ = ["atomic_write", "atomic_write_text", "make_folder"]
+
+
+def make_folder(path: str | Path) -> Path:
+    """Create folder ``path`` with its parents if missing; raises ``NotADirectoryError``
+    naming the file when ``path`` or one of its parents is a file (``mkdir`` says only
+    "File exists" then), or another ``OSError``."""
+    path = Path(path)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        blocking = next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()),
+                        path)
+        raise NotADirectoryError(errno.ENOTDIR, f"{blocking} is a file, not a folder",
+                                 str(path)) from None
+    return path
 
 
 def atomic_write(path: str | Path, write: Callable[[str], None], *,
@@ -22,7 +38,7 @@ def atomic_write(path: str | Path, write: Callable[[str], None], *,
     0600).  Raises ``OSError`` (or what ``write``/``verify`` raise) on failure, and then
     ``path`` is untouched and no temporary file is left."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
     os.close(fd)
     try:

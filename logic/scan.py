@@ -43,7 +43,7 @@ import chess
 import chess.pgn
 
 import logic
-from logic.files import atomic_write_text
+from logic.files import atomic_write_text, make_folder
 from logic.judge import (
     JudgeConfig,
     edge,
@@ -384,7 +384,7 @@ def scan(
     ``summary.json``).  Results of an earlier run are reused when they were made with
     the same ``judge``; ``every`` keeps every K-th distinct position of the input."""
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    make_folder(out)
     results_path = out / "results.jsonl"
     errors: list[str] = []
     failed: list[str] = []

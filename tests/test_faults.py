@@ -561,6 +561,21 @@ def test_experiment_into_an_unwritable_folder_is_one_line(tmp_path, capsys) -> N
                  "--out", str(tmp_path / "file" / "x")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("pawnfence: experiment failed: cannot write") and err.count("\n") == 1
+    assert "file is a file, not a folder" in err  # not mkdir's bare "Not a directory"
+
+
+def test_an_output_folder_that_is_a_file_is_named(tmp_path, capsys) -> None:
+    """``mkdir`` says "File exists" when the output folder (or a parent) is a file: the
+    commands say which file is in the way."""
+    from viewer.cli import main
+
+    f = tmp_path / "taken"
+    f.write_text("x")
+    epd = str(DATA / "positions.epd")
+    assert main(["scan", epd, "--out", str(f), "--quiet"]) == 2
+    assert capsys.readouterr().err == f"pawnfence: scan failed: {f} is a file, not a folder\n"
+    assert main(["render", WIKI, "--out", str(f / "y.png")]) == 2
+    assert f"{f} is a file, not a folder" in capsys.readouterr().err
 
 
 def test_check_seconds_refuses_an_integer_too_large_for_a_float() -> None:

@@ -297,6 +297,8 @@ def _classify(args: argparse.Namespace, out: TextIO) -> int:
 
 def board_from_args(fen_fields: list[str], diagram: str | None) -> tuple[chess.Board, str]:
     """The board named by a FEN or ``--diagram`` and a caption; raises ValueError."""
+    if diagram and fen_fields:
+        raise ValueError("give a FEN or --diagram ID, not both")
     if diagram:
         from logic.diagrams import get_diagram
 
@@ -350,6 +352,9 @@ def _scan(args: argparse.Namespace, out: TextIO) -> int:
     given = {k: v for k, v in (("seconds", args.exact_seconds), ("pairs", args.judge_pairs))
              if v is not None}
     judge = JudgeConfig(**given) if args.judge else None
+    if args.dask is not None and not args.dask.strip():
+        print("pawnfence scan: --dask needs an address (host:port)", file=sys.stderr)
+        return 2
     if args.engine and shutil.which(args.engine) is None:
         print(f"pawnfence scan: --engine {args.engine!r}: no such program (or not executable)",
               file=sys.stderr)

@@ -272,10 +272,11 @@ def run_experiment(args: argparse.Namespace, out: TextIO) -> int:
     boards = boards[:: getattr(args, "every", 1)]
     if args.limit:
         boards = boards[: args.limit]
-    methods = args.methods.split(",") if args.methods else detecting_methods()
+    methods = ([m.strip() for m in args.methods.split(",")] if args.methods is not None
+               else detecting_methods())
     unknown = [m for m in methods if m not in detecting_methods()]
     if unknown:
-        print(f"pawnfence: not a detecting method: {', '.join(unknown)} (choose from "
+        print(f"pawnfence: not a detecting method: {', '.join(map(repr, unknown))} (choose from "
               f"{', '.join(detecting_methods())})", file=sys.stderr)
         return 2
     settings = ["off", *methods]

@@ -213,3 +213,20 @@ def test_bench_scan_without_positions_is_an_error(tmp_path: Path,
     empty.write_text("")
     assert run("bench", "--scan", str(empty))[0] == 2
     assert "no king-and-pawn positions" in capsys.readouterr().err
+
+
+def test_small_option_mistakes_are_said(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """A FEN beside --diagram, an empty --methods or --dask: refused, not silently
+    ignored; spaces after the commas of --methods are fine."""
+    assert run("render", "8/8/8/8/8/8/4P3/k3K3 w - - 0 1", "--diagram", "paper-16", "--out",
+               str(tmp_path / "d.png"))[0] == 2
+    assert "not both" in capsys.readouterr().err
+    assert run("experiment", "--methods", "", "--limit", "1", "--out", str(tmp_path / "e"),
+               "--quiet")[0] == 2
+    assert "not a detecting method: ''" in capsys.readouterr().err
+    code, text = run("experiment", "--methods", "paper, flood", "--limit", "1", "--time",
+                     "0.05", "--jobs", "1", "--out", str(tmp_path / "f"), "--quiet")
+    assert code == 0 and "On (flood)" in text
+    assert run("scan", str(tmp_path / "x.epd"), "--dask", " ")[0] == 2
+    assert "--dask needs an address" in capsys.readouterr().err

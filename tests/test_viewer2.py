@@ -483,6 +483,36 @@ def test_export_options_size_parts_and_scaling() -> None:
     assert no_legend.get_height() < full.get_height()
 
 
+def test_enter_in_the_save_dialog_saves_like_ok(home, tmp_path) -> None:
+    """Ctrl+S, type a path, Enter: the file is written and the dialog closes (pygame_gui
+    alone only lists the folder on Enter)."""
+    a = make(home, fen=D16)
+    frames(a, [key(pygame.K_s, mod=pygame.KMOD_CTRL)])
+    d = a.file_dialog
+    assert d is not None and d.alive()
+    field = d.file_path_text_line
+    frames(a, [down(field.rect.center), up(field.rect.center)])
+    field.set_text("")
+    target = tmp_path / "by-enter.png"
+    frames(a, [pygame.event.Event(pygame.TEXTINPUT, text=str(target))],
+           [key(pygame.K_RETURN)], [], [])
+    assert target.is_file() and not d.alive() and "Saved" in a.state.message.text
+    assert not a.panel.typing()
+
+
+def test_a_bad_fen_typed_with_enter_stays_in_the_field_to_be_mended(home) -> None:
+    """Enter on a FEN with a typo says why and keeps the text and the keyboard, so one
+    character is mended instead of the whole FEN retyped; the board is unchanged."""
+    a = make(home, fen=WIKI)
+    typo = D16.replace("/", "/9", 1)
+    _type(a, typo)
+    frames(a, [key(pygame.K_RETURN)], [])
+    assert a.state.editor.fen == WIKI and "Not loaded" in a.state.message.text
+    assert a.panel.typing() and a.panel.fen_entry.get_text() == typo
+    frames(a, [key(pygame.K_ESCAPE)], [])
+    assert not a.panel.typing() and a.panel.fen_entry.get_text() == WIKI
+
+
 def test_save_dialog_writes_the_chosen_file_and_gif_follows_the_speed(home, tmp_path) -> None:
     from PIL import Image
 

@@ -180,6 +180,8 @@ class App(Services):
         if event.type >= pygame.USEREVENT:
             if event.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
                 self._picked(str(event.text))
+            elif event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and self.dialog_enter(event):
+                return
             else:
                 self.panel.handle(event, self)
         elif event.type == pygame.KEYDOWN:

@@ -266,8 +266,11 @@ class Panel:
         elif t == pygame_gui.UI_TEXT_ENTRY_CHANGED and el is self.fen_entry:
             self.fen_status.set_text(_typed_status(event.text))
         elif t == pygame_gui.UI_TEXT_ENTRY_FINISHED and el is self.fen_entry:
-            self.state.load_fen(event.text)
-            self.release_keyboard()
+            # a bad FEN keeps the field's text and keys: the typo is mended, not retyped
+            if self.state.load_fen(event.text):
+                self.release_keyboard()
+            else:
+                self.fen_status.set_text(_typed_status(event.text))
         elif t == pygame_gui.UI_HORIZONTAL_SLIDER_MOVED and el is self.speed_slider:
             self.state.timeline.set_speed(float(event.value))
         elif t == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and el is self.library:

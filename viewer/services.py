@@ -75,6 +75,19 @@ class Services:
             window_title=title, initial_file_path=initial,
             allow_existing_files_only=existing)
 
+    def dialog_enter(self, event: pygame.event.Event) -> bool:
+        """Enter in the open file dialog's path field: confirm the file it names, like
+        OK (pygame_gui only lists the folder); True if the dialog took it."""
+        d = self.file_dialog
+        if d is None or not d.alive() or getattr(event, "ui_element", None) is not \
+                d.file_path_text_line or d.current_file_path is None \
+                or not d.ok_button.is_enabled:
+            return False
+        path = str(d.current_file_path)
+        d.kill()
+        self._picked(path)
+        return True
+
     def _picked(self, path: str) -> None:
         if self.dialog_for in KINDS:
             self.exporter.export(self.dialog_for, path)

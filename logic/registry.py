@@ -35,7 +35,8 @@ class Method:
     decides the kings' sides), ``region`` (the step board naming the attacking
     king's region: ``"below"`` or ``"flood"``), ``kingmap_codes`` (the verdict codes
     whose king mask holds the squares where the defending king holds, drawn as a king
-    map rather than as squares it must stand on).
+    map rather than as squares it must stand on), ``max_seconds`` (the default budget
+    per side of a method that searches; 0 for a static one).
 
     A method decides on an *oriented* legal K+P position (the side under test is
     White; Black is White on the flipped board, see ``logic.bitboards.orient``):
@@ -58,6 +59,7 @@ class Method:
     label = ""
     title = ""
     static = True
+    max_seconds = 0.0
     kingmap_codes: frozenset[str] = frozenset()
     king_section = ""
     region = "below"

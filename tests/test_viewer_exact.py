@@ -377,3 +377,23 @@ def test_an_unknown_verdict_says_the_budget_ran_out_not_illegal() -> None:
     head, sub, kind = banner_text(v)
     assert v.status == "unknown" and kind == "na"
     assert "budget ran out" in head and "budget ran out" in sub and "legal" not in sub
+
+
+def test_r_after_an_unknown_proves_again_with_twice_the_time(home, monkeypatch) -> None:
+    """An "unknown" banner offers R; R proves the same board again with twice the budget
+    (the proof's own time says so), and a new board starts from the default again."""
+    monkeypatch.setattr(logic.METHODS["exact"], "max_seconds", 0.2)
+    a = make(home, SLOW, method="exact")
+    until_proved(a)
+    assert a.state.verdict.status == "unknown"
+    assert "R: twice the time" in window_banner(a.state).blocks[1].text
+    frames(a, [key(pygame.K_r, unicode="r")])
+    assert a.state.proof_seconds == pytest.approx(0.4) and "0.4 s a side" in \
+        a.state.message.text
+    until_proved(a)
+    assert a.state.verdict.status == "unknown" and a.state.verdict.detail.result.ms > 300
+    before = a.state.editor.fen
+    frames(a, [down(centre(a, "d2")), up(centre(a, "d2"))])  # an edit: the d2-pawn off
+    assert a.state.editor.fen != before
+    until_proved(a)
+    assert a.state.proof_seconds is None and a.state.verdict.detail.result.ms < 300

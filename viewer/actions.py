@@ -143,7 +143,8 @@ GROUPS: dict[str, tuple[str, str]] = {
     "back": ("", "back: close this help, leave projector mode, cancel a proof, leave a "
                  "line, the live verdict"),
     "choose": ("", "switch method ({methods}) / side (White / Black)"),
-    "prove": ("", "prove again (after Esc cancelled the exact prover, or it failed)"),
+    "prove": ("", "prove again (after Esc cancelled the exact prover, or it failed); after "
+                  "an unknown, with twice the time"),
     "structure": ("", "pawn-structure layer (files, rams, levers, backward, stragglers)"),
     "export": ("", "save this frame as PNG / the trace as GIF / the frame as SVG"),
     "search": ("", "analysis: pawnfence's search with and without detection, a UCI engine"),

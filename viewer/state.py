@@ -106,6 +106,10 @@ def diagram_side(d: Diagram) -> str:
     return "black" if exp is not None and not exp.side else "white"
 
 
+#: the most seconds a side R gives a proof that came back "unknown" (doubling each time)
+MAX_PROOF_SECONDS = 640.0
+
+
 class ViewerState:
     """The model behind the window.  Construct from :class:`Settings`; every public
     method keeps the invariants of the module."""
@@ -165,6 +169,10 @@ class ViewerState:
         #: why there is no verdict although the method is not static ("" while proving
         #: or when the verdicts are in): "cancelled ..." or "failed: ..."
         self.proof_note = ""
+        #: the proof's budget per side (None: the method's own); R after an "unknown"
+        #: doubles it for the board on show, a new board starts from the default again
+        self.proof_seconds: float | None = None
+        self._budget_board: Any = None
         self._keep_index: int | None = None
         self.analyse(keep=False)
         if self.playlist:
@@ -198,7 +206,9 @@ class ViewerState:
                ) -> None:
         """Start proving ``board`` for ``color`` (and the other side) in the background,
         unless that very proof is running or in place."""
-        token = (self.method, color, key)
+        if key != self._budget_board:
+            self._budget_board, self.proof_seconds = key, None
+        token = (self.method, color, key, self.proof_seconds)
         if token == self.proof_token and not self.proof_note:
             if self.verdict is not None:
                 self.timeline.load(self.verdict, keep=keep)
@@ -207,7 +217,7 @@ class ViewerState:
         self.proof_token, self.proof_note = token, ""
         self.verdict = self.other = None
         self.timeline.load(None, keep=False)
-        self.proof.start(token, board, color, self.method)
+        self.proof.start(token, board, color, self.method, self.proof_seconds)
 
     def _drop_proof(self) -> None:
         """Forget the background proof (cancelled if it runs)."""
@@ -232,10 +242,23 @@ class ViewerState:
         return True
 
     def retry_proof(self) -> bool:
-        """R: prove again after a cancel or a failure; True if a proof started."""
-        if not self.proof_note:
+        """R: prove again after a cancel or a failure, or with twice the time (up to
+        :data:`MAX_PROOF_SECONDS` a side) when a verdict on show is "unknown"; True if a
+        proof started."""
+        if self.proof_note:
+            self.analyse(keep=True)
+            return True
+        method = logic.METHODS[self.method]
+        if method.static or not any(v is not None and v.status == "unknown"
+                                    for v in (self.verdict, self.other)):
             return False
+        now = self.proof_seconds or method.max_seconds
+        if now >= MAX_PROOF_SECONDS:
+            self.say(f"Already {now:g} s a side, the most R gives: still unknown")
+            return False
+        self.proof_seconds = min(MAX_PROOF_SECONDS, 2 * now)
         self.analyse(keep=True)
+        self.say(f"Proving again with {self.proof_seconds:g} s a side")
         return True
 
     def poll_proof(self) -> bool:

@@ -64,7 +64,7 @@ def banner_text(verdict: Verdict | None, caption: str = "") -> tuple[str, str, s
     if verdict is None:
         return "Set up a position", caption, "na"
     if verdict.status == "unknown":  # the exact prover out of budget: its own reason
-        return verdict.headline, caption or verdict.reason, "na"
+        return verdict.headline, caption or f"{verdict.reason} · R: twice the time", "na"
     if verdict.status != "ok":
         return (verdict.headline, caption or "the detectors need a legal king-and-pawn position",
                 "na")

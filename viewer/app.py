@@ -316,7 +316,7 @@ class App(Services):
         """Draw one frame (no flip)."""
         self.view.draw(self.screen, self.layout, dragged=self.gestures.dragged(),
                        search=self.analysis.result if self.state.search_on else None,
-                       parts=self.parts, covered=self.panel.opaque_rects())
+                       parts=self.parts)
         if not self.layout.projector:
             self.manager.draw_ui(self.screen)
         self.view.draw_top(self.screen, self.layout)

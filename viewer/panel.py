@@ -230,11 +230,6 @@ class Panel:
                       "print. Text and legend grow with the size.",
                       pygame.Rect(body.left, y, body.width, body.bottom - y), m)
 
-    def opaque_rects(self) -> list[pygame.Rect]:
-        """The rectangles widgets cover with opaque pixels (the view need not fill them)."""
-        return [w.rect for w in (self.explain_box, self.library, self.caption_box)
-                if w is not None]
-
     # -- events -------------------------------------------------------------------------
     def typing(self) -> bool:
         """Whether a text field (the FEN field, a dialog's path) has the keyboard."""

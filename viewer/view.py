@@ -59,18 +59,18 @@ class BoardView:
         self.help = help_lines(GESTURE_HELP)
 
     def draw(self, screen: pygame.Surface, layout: Layout, *, dragged: Press | None = None,
-             search: AnalysisResult | None = None, parts: Sequence[Drawable] = (),
-             covered: Sequence[pygame.Rect] = ()) -> None:
+             search: AnalysisResult | None = None, parts: Sequence[Drawable] = ()) -> None:
         """Draw one frame (no flip): the left column, the panel's background and
-        ``parts``, or projector mode; ``covered``: rectangles opaque widgets draw over
-        (not filled here)."""
+        ``parts``, or projector mode.  Under pygame_gui's widgets the background is
+        filled too: a list or a text box does not paint every pixel of its rectangle
+        (an old frame showed through below its last line)."""
         state, painter = self.state, self.painter
         c = painter.colours
         if layout.projector:
             screen.fill(c["background"])
         else:  # each pixel filled once, none that an opaque part covers next
             w, h = layout.size
-            holes = [board_cover(layout.board), *covered,
+            holes = [board_cover(layout.board),
                      *(getattr(p, "rect", _NONE) for p in parts if getattr(p, "opaque", False))]
             fill_except(screen, pygame.Rect(0, 0, layout.panel.left, h), holes, c["background"])
             fill_except(screen, pygame.Rect(layout.panel.right, 0, w - layout.panel.right, h),

@@ -10,6 +10,7 @@ whole windows at three sizes."""
 from __future__ import annotations
 
 import itertools
+import time
 from pathlib import Path
 
 import chess
@@ -648,4 +649,39 @@ def test_windows_match_reference_images_at_three_sizes(home, size, regen_refs) -
     _compare(a.screen.copy(), f"window-{size[0]}x{size[1]}-live.png", regen_refs)
     frames(a, *[[key(pygame.K_RIGHT)] for _ in range(6)])
     _compare(a.screen.copy(), f"window-{size[0]}x{size[1]}-step6.png", regen_refs)
+    pygame.display.quit()
+
+
+def test_library_lines_fit_cut_at_a_word_and_a_long_name_still_opens(home) -> None:
+    """Every library line fits its list (a cut one ends in "…" after a whole word), and a
+    click is looked up, not parsed back: a user position whose name is longer than its line
+    (or holds a colon) opens.  The FEN field's status label fits too."""
+    from viewer.settings import add_user_position
+    from viewer.textfit import Fonts
+
+    long_name = "endgame: " + "a very long name of a position " * 4
+    add_user_position(long_name, D16)
+    a = make(home, fen=WIKI, size=(900, 650))
+    show_pane(a, "library")
+    font = Fonts().get(a.panel.px)
+    items = a.panel.library.item_list
+    width = a.panel.library.rect.width
+    for item in items:
+        assert font.size(item["text"])[0] <= width, item["text"]
+    cut = [i["text"] for i in items if i["text"].endswith(" …")]
+    assert cut and all(not t[:-2].endswith(" ") for t in cut)
+    mine = next(i for i in items if i["text"].startswith("mine: endgame:"))
+    assert mine["text"].endswith(" …")
+    for _ in range(60):  # the scroll bar's down arrow, clicked until the line shows
+        if mine["button_element"] is not None:
+            break
+        arrow = a.panel.library.scroll_bar.bottom_button.rect.center  # held a while
+        frames(a, [down(arrow)], *[[] for _ in range(8)], [up(arrow)], [])
+        time.sleep(0.02)
+    pos = mine["button_element"].rect.center
+    frames(a, [down(pos), up(pos)], [], [])
+    assert a.state.editor.fen == D16
+    _type(a, "8/8/8/8/8/8/8/8 w - - 0 1 with a long tail of words that cannot fit the label")
+    label = a.panel.fen_status
+    assert font.size(label.text)[0] <= label.rect.width, label.text
     pygame.display.quit()

@@ -37,13 +37,13 @@ from viewer.editor import ep_candidates
 from viewer.layout import Layout
 from viewer.state import OTHER_PIECES, SIDES, TOOLS, ViewerState
 from viewer.text import (
-    bounded,
     caption_html,
     explanation_html,
     status_line,
     status_names,
     step_line,
 )
+from viewer.textfit import Fonts, elide
 from viewer.theme import PANE_LABELS, PANES
 
 __all__ = ["Panel", "OTHER_LABEL", "SIDE_LABELS", "EP_NONE", "EXPORT_SIZES", "make_manager"]
@@ -55,6 +55,8 @@ EP_NONE = "e.p.: none"
 EXPORT_SIZES = (480, 720, 1080, 1600, 2400)
 #: the longest text the FEN field takes (an EPD line with operations fits)
 FEN_LIMIT = 1000
+#: the widgets' font (pygame_gui's Noto Sans) to measure what fits in a list or label
+_FONTS = Fonts()
 _TIPS = {"turn": "side to move (T)", "structure": "pawn-structure layer (L)",
          "search": "analysis: pawnfence's search with and without detection, and a UCI "
                    "engine (E)", "play:first": "first step (Home)",
@@ -102,7 +104,10 @@ class Panel:
         self.checks: dict[str, UIButton] = {}  # the export options, on / off
         self.panes: list[str] = []
         self.fen_entry: UITextEntryLine | None = None
+        self.fen_status: UILabel | None = None
         self.library: UISelectionList | None = None
+        #: the library's lines as shown -> ("diagram", id) or ("mine", name)
+        self._library_items: dict[str, tuple[str, str]] = {}
         self.explain_box: UITextBox | None = None
         self.caption_box: UITextBox | None = None
         self.size_menu: UIDropDownMenu | None = None
@@ -123,6 +128,7 @@ class Panel:
         m.set_window_resolution(layout.size)
         self.buttons, self.tabs, self.checks = {}, [], {}
         self.fen_entry = self.library = self.explain_box = self.caption_box = None
+        self.fen_status = None
         self.size_menu = self.ep_menu = None
         self.panes = self.state.visible_panes(len(layout.slots)) if layout.slots else []
         self._built_for = self._build_key(len(layout.slots))
@@ -185,10 +191,20 @@ class Panel:
         m, state = self.manager, self.state
         bh = round(self.px * 2.2)
         list_h = (body.height - bh - 8) * 11 // 20
-        items = [f"{d.id}: {bounded(d.caption, 60)}" for d in state.diagrams]
-        items += [f"mine: {bounded(name, 60)}" for name, _fen in state.user_positions]
+        entries = [(f"{d.id}: {d.caption}", ("diagram", d.id)) for d in state.diagrams]
+        entries += [(f"mine: {name}", ("mine", name)) for name, _fen in state.user_positions]
+        # one line per entry, cut at a word with "…" (the caption box below has it all);
+        # a click is looked up by the line shown, never parsed back
+        font = _FONTS.get(self.px)
+        width = body.width - round(self.px * 2.6)  # the scroll bar and the item's margins
+        self._library_items = {}
+        for text, target in entries:
+            shown = elide(font, text, width)
+            while shown in self._library_items:  # two names alike once cut: keep both
+                shown += " "
+            self._library_items[shown] = target
         self.library = UISelectionList(pygame.Rect(body.left, body.top, body.width, list_h),
-                                       items, m)
+                                       list(self._library_items), m)
         cap = pygame.Rect(body.left, body.top + list_h + 4, body.width,
                           body.height - list_h - bh - 8)
         self.caption_box = UITextBox("", cap, m)
@@ -259,13 +275,13 @@ class Panel:
         elif t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
             self._menu(el, event.text)
         elif t == pygame_gui.UI_TEXT_ENTRY_CHANGED and el is self.fen_entry:
-            self.fen_status.set_text(_typed_status(event.text))
+            self._status(_typed_status(event.text))
         elif t == pygame_gui.UI_TEXT_ENTRY_FINISHED and el is self.fen_entry:
             # a bad FEN keeps the field's text and keys: the typo is mended, not retyped
             if self.state.load_fen(event.text):
                 self.release_keyboard()
             else:
-                self.fen_status.set_text(_typed_status(event.text))
+                self._status(_typed_status(event.text))
         elif t == pygame_gui.UI_HORIZONTAL_SLIDER_MOVED and el is self.speed_slider:
             self.state.timeline.set_speed(float(event.value))
         elif t == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and el is self.library:
@@ -306,14 +322,20 @@ class Panel:
 
     def _library(self, text: str) -> None:
         state = self.state
-        if text.startswith("mine: "):
-            state.load_user_position(text[len("mine: "):])
-        else:
-            did = text.split(":", 1)[0]
+        kind, name = self._library_items.get(text, ("", ""))
+        if kind == "mine":
+            state.load_user_position(name)
+        elif kind == "diagram":
             for d in state.diagrams:
-                if d.id == did:
+                if d.id == name:
                     state.load_diagram(d)
         self.release_keyboard()
+
+    def _status(self, text: str) -> None:
+        """Show ``text`` in the FEN field's status label, cut at a word with "…" to fit."""
+        if self.fen_status is not None:
+            label = self.fen_status
+            label.set_text(elide(_FONTS.get(self.px), text, label.rect.width - 8))
 
     # -- refresh ------------------------------------------------------------------------
     def _build_key(self, slots: int) -> tuple[Any, ...]:
@@ -352,7 +374,7 @@ class Panel:
         if not self.typing():
             if self.fen_entry.get_text() != s.editor.fen:
                 self.fen_entry.set_text(s.editor.fen)
-            self.fen_status.set_text(status_line(s.editor.board))
+            self._status(status_line(s.editor.board))
         (b["undo"].enable if s.editor.can_undo() else b["undo"].disable)()
         (b["redo"].enable if s.editor.can_redo() else b["redo"].disable)()
         b["play:toggle"].set_text("Pause" if tl.playing else "Play")

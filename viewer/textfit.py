@@ -19,7 +19,7 @@ import pygame
 
 from viewer.theme import Block, Role
 
-__all__ = ["Fonts", "Block", "Placed", "Fitted", "Role", "wrap", "fit", "FLOOR_PX"]
+__all__ = ["Fonts", "Block", "Placed", "Fitted", "Role", "wrap", "elide", "fit", "FLOOR_PX"]
 
 #: no text of the window is drawn smaller than this many pixels
 FLOOR_PX = 11
@@ -118,6 +118,16 @@ def wrap(font: pygame.font.Font, text: str, width: int) -> list[str]:
             cur = pieces[-1]
         lines.append(cur)
     return lines
+
+
+def elide(font: pygame.font.Font, text: str, width: int) -> str:
+    """``text`` on one line of at most ``width`` pixels: whole if it fits, else its first
+    words (:func:`wrap`'s first line) and "…", so that a cut is visible, never mid-word
+    unless one word is wider than the line."""
+    text = " ".join(text[:2000].replace("\0", "\ufffd").split())  # no line is that long
+    if font.size(text)[0] <= width:
+        return text
+    return wrap(font, text, width - font.size(" …")[0])[0].rstrip() + " …"
 
 
 def _layout(fonts: Fonts, blocks: Sequence[Block], width: int, roles: Mapping[str, Role],

@@ -442,3 +442,27 @@ def test_every_frame_paints_every_pixel_after_switching_panes(app: App) -> None:
         app.screen.fill((255, 0, 255))
         app.draw()
         assert pygame.image.tobytes(app.screen, "RGB") == shown, name
+
+
+def test_a_message_leaves_the_board_and_the_headline_clear(app: App) -> None:
+    """A message (here a long one that wraps) is drawn over the banner's sub-line: the
+    board with its rank and file labels, and the banner's headline, are as without it."""
+    from viewer.render import board_cover
+
+    def areas() -> tuple[bytes, bytes]:
+        frames(app, [])
+        cover = board_cover(app.layout.board)
+        head = app.layout.banner.copy()
+        head.height //= 3
+        return (pygame.image.tobytes(app.screen.subsurface(cover), "RGB"),
+                pygame.image.tobytes(app.screen.subsurface(head), "RGB"))
+
+    before = areas()
+    app.state.say("Not loaded: " + "a long reason that has to wrap " * 5)
+    after = areas()
+    banner = pygame.image.tobytes(app.screen.subsurface(app.layout.banner), "RGB")
+    assert after == before
+    frames(app, [])
+    app.state.message.seconds = 0
+    frames(app, [])
+    assert pygame.image.tobytes(app.screen.subsurface(app.layout.banner), "RGB") != banner

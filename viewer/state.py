@@ -59,7 +59,8 @@ PlaylistEntry = tuple[str, str, dict[str, Any]]
 
 @dataclass
 class Message:
-    """The message line under the board: ``text`` (bounded) shown for ``seconds``."""
+    """The message line (over the banner's sub-line): ``text`` (bounded) shown for
+    ``seconds``."""
 
     text: str = ""
     seconds: float = 0.0

@@ -106,7 +106,7 @@ class BoardView:
         """What lies over everything, the widgets too: the message line, the help."""
         state = self.state
         if state.message.seconds > 0 and state.message.text:
-            self._message(screen, layout.board, layout.px)
+            self._message(screen, layout)
         if state.show_help:
             self._draw_help(screen, layout)
 
@@ -149,16 +149,20 @@ class BoardView:
                                        colour=c[col.colour], style=ARROW_STYLES[col.colour],
                                        offset=offset)
 
-    def _message(self, screen: pygame.Surface, rect: pygame.Rect, px: int) -> None:
-        """The message line at the bottom of the board, wrapped."""
-        box = rect.inflate(-40, 0)
-        fitted = self.painter.fit_text([Block(self.state.message.text, "sub")], box.width - 16,
-                                       rect.height // 3, {"sub": Role(round(px * 1.15))})
-        shade = pygame.Rect(0, 0, box.width, fitted.height + 12)
-        shade.midbottom = (rect.centerx, rect.bottom - 8)
-        pygame.draw.rect(screen, (0, 0, 0), shade, border_radius=6)
-        self.painter.render_text(screen, shade.inflate(-16, -12), [Block(
-            self.state.message.text, "sub")], {"sub": Role(round(px * 1.15))})
+    def _message(self, screen: pygame.Surface, layout: Layout) -> None:
+        """The message line, wrapped, at the bottom of the banner (the verdict's headline
+        stays above it and the board stays clear); in projector mode, at the bottom of
+        the board."""
+        px, role = layout.px, {"sub": Role(round(layout.px * 1.15))}
+        area = layout.board if layout.projector or not layout.banner.height else layout.banner
+        box = area.inflate(-16 if area is layout.banner else -40, 0)
+        text = [Block(self.state.message.text, "sub")]
+        room = area.height - 8 if area is layout.banner else area.height // 3
+        fitted = self.painter.fit_text(text, box.width - 16, room - 12, role)
+        shade = pygame.Rect(0, 0, box.width, min(room, fitted.height + 12))
+        shade.midbottom = (area.centerx, area.bottom - (4 if area is layout.banner else 8))
+        pygame.draw.rect(screen, (0, 0, 0), shade, border_radius=max(4, px // 3))
+        self.painter.render_text(screen, shade.inflate(-16, -12), text, role)
 
     def _draw_help(self, screen: pygame.Surface, layout: Layout) -> None:
         """The help overlay over the window (two columns when it is wide), generated from

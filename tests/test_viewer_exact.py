@@ -397,3 +397,35 @@ def test_r_after_an_unknown_proves_again_with_twice_the_time(home, monkeypatch) 
     assert a.state.editor.fen != before
     until_proved(a)
     assert a.state.proof_seconds is None and a.state.verdict.detail.result.ms < 300
+
+
+def test_a_gif_from_the_dialog_is_encoded_while_the_window_goes_on(home, tmp_path) -> None:
+    """Ctrl+G, a file picked: the frames are drawn at once and encoded in the background,
+    so the window keeps taking keys (F flips the board meanwhile); the message says when
+    it is saved, and closing the window waits for the file."""
+    import pygame_gui
+    from PIL import Image
+
+    a = make(home, FINE70, method="exact")
+    until_proved(a)
+    frames(a, [key(pygame.K_g, mod=pygame.KMOD_CTRL)])
+    assert a.file_dialog is not None and a.dialog_for == "gif"
+    target = tmp_path / "trace.gif"
+    frames(a, [pygame.event.Event(pygame_gui.UI_FILE_DIALOG_PATH_PICKED, text=str(target),
+                                  ui_element=a.file_dialog)])
+    assert a.exporter.busy and "Saving the GIF" in a.state.message.text
+    frames(a, [key(pygame.K_f, unicode="f")])
+    assert a.state.flipped  # the window took a key while the GIF was being encoded
+    deadline = time.monotonic() + 60
+    while a.exporter.busy:
+        assert time.monotonic() < deadline
+        frames(a, [])
+        time.sleep(0.05)
+    assert a.state.message.text.startswith(f"Saved {target}")
+    with Image.open(target) as im:
+        assert im.n_frames == len(a.state.verdict.steps) + 1
+    second = tmp_path / "second.gif"
+    a.exporter.export("gif", second, background=True)
+    a.close()  # waits for the encoding
+    with Image.open(second) as im:
+        assert im.n_frames > 10

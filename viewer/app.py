@@ -105,6 +105,7 @@ class App(Services):
         self.state = ViewerState(self.settings, caption=caption, playlist=playlist)
         self.state.proof.notify = _wake  # a background proof's result wakes the loop
         self.exporter = Exporter(self.painter, self.state, export_dir or Path.cwd())
+        self.exporter.notify = _wake  # a GIF encoded in the background wakes the loop too
         notices = [*notices, *self.state.notices]
         if notices:
             self.state.say(" · ".join(notices), seconds=10)
@@ -209,7 +210,8 @@ class App(Services):
         """Advance playback and the message line, keep the layout, the analysis and the
         widgets in step with the state, and save the settings when an edit asks for it."""
         state = self.state
-        if state.timeline.tick(dt) or state.tick(dt / 1000.0) or state.poll_proof():
+        if (state.timeline.tick(dt) or state.tick(dt / 1000.0) or state.poll_proof()
+                or self.exporter.poll()):
             self._dirty = True
         if self._wanted_layout() != self._layout_key:
             self.relayout()
@@ -335,6 +337,7 @@ class App(Services):
         """Save the settings (position, orientation, method, side...), stop the
         analysis's engine (a few seconds at most) and quit pygame."""
         err = self._save()
+        self.exporter.close()  # a GIF being encoded is written first
         self.state.close()
         self.analysis.close()
         pygame.display.quit()

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import errno
 import os
-from collections.abc import Iterator
-from dataclasses import dataclass
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import chess
 import pygame
@@ -38,7 +39,8 @@ if TYPE_CHECKING:
 
 __all__ = ["compose_frame", "save_png", "save_gif", "render_to_file", "trace_frames",
            "ExportError", "banner_text", "Frame", "Exporter", "frame_of", "KINDS",
-           "verify_image", "frame_px"]
+           "verify_image", "frame_px", "gif_pixels", "write_gif", "gif_frames", "Pixels",
+           "GIF_MAX"]
 
 #: the export kinds and their file suffixes
 KINDS = {"png": ".png", "gif": ".gif", "svg": ".svg"}
@@ -199,16 +201,38 @@ def save_gif(frames: list[pygame.Surface], path: str | Path, *, duration_ms: int
              last_ms: int = 2500) -> Path:
     """Save ``frames`` as a looping animated GIF at ``path`` (atomically, via Pillow);
     frames of different heights are padded at the bottom to the tallest."""
+    return write_gif(gif_pixels(frames), path, duration_ms=duration_ms, last_ms=last_ms)
+
+
+class Pixels(NamedTuple):
+    """One frame's RGB bytes, its size and the colour its padding gets (plain data: a
+    worker thread encodes it without touching pygame)."""
+
+    size: tuple[int, int]
+    rgb: bytes
+    pad: tuple[int, int, int]
+
+
+def gif_pixels(frames: list[pygame.Surface]) -> list[Pixels]:
+    """The frames as :class:`Pixels` (pygame's part of a GIF export: the main thread's)."""
+    return [Pixels(f.get_size(), pygame.image.tobytes(f, "RGB"), tuple(f.get_at((0, 0)))[:3])
+            for f in frames]
+
+
+def write_gif(frames: list[Pixels], path: str | Path, *, duration_ms: int = 600,
+              last_ms: int = 2500) -> Path:
+    """Encode ``frames`` as a looping animated GIF at ``path`` (atomically; padded to the
+    tallest; the slow part, Pillow's quantizing, safe in a worker thread)."""
     from PIL import Image
 
     if not frames:
         raise ExportError(f"cannot write {path}: no frames")
-    h = max(f.get_height() for f in frames)
-    w = max(f.get_width() for f in frames)
+    h = max(f.size[1] for f in frames)
+    w = max(f.size[0] for f in frames)
     images = []
     for f in frames:
-        im = Image.new("RGB", (w, h), tuple(f.get_at((0, 0)))[:3])
-        im.paste(Image.frombytes("RGB", f.get_size(), pygame.image.tobytes(f, "RGB")))
+        im = Image.new("RGB", (w, h), f.pad)
+        im.paste(Image.frombytes("RGB", f.size, f.rgb))
         images.append(im.quantize(colors=128, method=Image.Quantize.MEDIANCUT))
     durations = [max(20, int(duration_ms))] * (len(images) - 1) + [last_ms]
     path = Path(path)
@@ -242,18 +266,84 @@ def write(painter: Painter, kind: str, frame: Frame, options: ExportOptions, pat
         from viewer.svg import frame_svg
 
         return save_svg(frame_svg(painter, frame, options), path), 1
+    frames = gif_frames(painter, frame, options, path)
+    return save_gif(frames, path, duration_ms=round(1000 / max(0.1, speed))), len(frames)
+
+
+#: the largest board of a GIF's frames (a trace of 60 frames at 2400 px would take
+#: gigabytes to encode)
+GIF_MAX = 1200
+
+
+def gif_frames(painter: Painter, frame: Frame, options: ExportOptions, path: Path
+               ) -> list[pygame.Surface]:
+    """The pictures of a GIF of ``frame``'s trace (boards of at most :data:`GIF_MAX`
+    pixels); raises :class:`ExportError` when there are no steps."""
     if frame.verdict is None or not frame.verdict.steps:
         raise ExportError(f"cannot write {path}: no steps to export")
-    frames = list(trace_frames(painter, frame, options))
-    return save_gif(frames, path, duration_ms=round(1000 / max(0.1, speed))), len(frames)
+    options = replace(options, size=min(options.size, GIF_MAX))
+    return list(trace_frames(painter, frame, options))
 
 
 class Exporter:
     """The window's exports: file names in ``folder`` and the writing (messages on the
-    state's message line)."""
+    state's message line).  A GIF from the window is composed at once and encoded in a
+    worker thread (:meth:`export` with ``background``: Pillow's quantizing took seconds
+    in which the window froze); :meth:`poll` reports it, ``notify`` (if set) is called
+    from the worker when it is done, :meth:`close` waits for it."""
 
     def __init__(self, painter: Painter, state: ViewerState, folder: Path) -> None:
         self.painter, self.state, self.folder = painter, state, folder
+        self.notify: Callable[[], None] | None = None
+        self._writer: threading.Thread | None = None
+        self._said: list[str] = []  # the worker's message, once it is done
+
+    @property
+    def busy(self) -> bool:
+        """Whether a GIF is being encoded in the background."""
+        return self._writer is not None
+
+    def poll(self) -> bool:
+        """Put a finished background export's message on the message line; True then."""
+        if self._writer is None or self._writer.is_alive():
+            return False
+        self._writer.join()
+        self._writer = None
+        self.state.say(self._said.pop() if self._said else "The GIF was not saved")
+        return True
+
+    def close(self, timeout: float = 120.0) -> None:
+        """Wait for a background export to be written (the window closes)."""
+        if self._writer is not None:
+            self._writer.join(timeout)
+
+    def _background_gif(self, path: Path) -> None:
+        s = self.state
+        if self.busy:
+            s.say("A GIF is still being saved: wait for it")
+            return
+        try:
+            frames = gif_frames(self.painter, frame_of(s), s.export, path)
+        except ExportError as exc:
+            s.say(str(exc))
+            return
+        pixels = gif_pixels(frames)
+        ms = round(1000 / max(0.1, s.timeline.speed))
+
+        def work() -> None:
+            try:
+                done = write_gif(pixels, path, duration_ms=ms)
+                self._said.append(f"Saved {done} ({len(pixels)} frames)")
+            except ExportError as exc:
+                self._said.append(str(exc))
+            except Exception as exc:  # noqa: BLE001 - said on the message line, never lost
+                self._said.append(f"The GIF was not saved: {type(exc).__name__}: {exc}")
+            if self.notify is not None:
+                self.notify()
+
+        self._writer = threading.Thread(target=work, name="pawnfence-gif", daemon=True)
+        self._writer.start()
+        s.say(f"Saving the GIF ({len(pixels)} frames) …", 60.0)
 
     def default_path(self, kind: str) -> Path:
         """A file name in :attr:`folder` not taken yet."""
@@ -266,10 +356,12 @@ class Exporter:
                 return p
             n += 1
 
-    def export(self, kind: str, path: str | Path | None = None) -> Path | None:
+    def export(self, kind: str, path: str | Path | None = None, *,
+               background: bool = False) -> Path | None:
         """Write what the window shows as ``kind`` to ``path`` (default:
         :meth:`default_path`; a missing suffix is added); None after an error, or while
-        a background proof has no verdict yet."""
+        a background proof has no verdict yet.  With ``background`` a GIF is encoded in
+        a worker thread and None returned (:meth:`poll` says how it went)."""
         s = self.state
         if s.verdict is None and s.proving() is not None:
             s.say("The prover is still working: export when its verdict is in (Esc cancels)")
@@ -277,6 +369,9 @@ class Exporter:
         path = Path(path) if path else self.default_path(kind)
         if path.suffix.lower() != KINDS[kind]:
             path = path.with_name(path.name + KINDS[kind])
+        if background and kind == "gif":
+            self._background_gif(path)
+            return None
         try:
             done, n = write(self.painter, kind, frame_of(s), s.export, path,
                             speed=s.timeline.speed)
@@ -306,6 +401,6 @@ def render_to_file(board: chess.Board, out: str | Path, *, side: chess.Color = c
 
     frame = Frame(board, verdict, other, None, caption, kpk_rules.summary(board), flipped)
     base = options or ExportOptions()
-    size = min(size, 1200) if kind == "gif" else size  # a GIF of many frames stays small
+    size = min(size, GIF_MAX) if kind == "gif" else size  # a GIF of many frames stays small
     options = ExportOptions(size, base.overlays, base.banner, base.legend, base.explanation)
     return write(painter, kind, frame, options, out, speed=speed)[0]

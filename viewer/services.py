@@ -90,7 +90,7 @@ class Services:
 
     def _picked(self, path: str) -> None:
         if self.dialog_for in KINDS:
-            self.exporter.export(self.dialog_for, path)
+            self.exporter.export(self.dialog_for, path, background=True)
         else:
             self.open_playlist(path)
         self.panel.release_keyboard()

@@ -429,3 +429,17 @@ def test_a_gif_from_the_dialog_is_encoded_while_the_window_goes_on(home, tmp_pat
     a.close()  # waits for the encoding
     with Image.open(second) as im:
         assert im.n_frames > 10
+
+
+def test_a_background_gif_that_cannot_be_written_says_why(home, tmp_path) -> None:
+    blocker = tmp_path / "taken"
+    blocker.write_text("x")
+    a = make(home, FINE70, method="paper")
+    a.exporter.export("gif", blocker / "trace.gif", background=True)
+    deadline = time.monotonic() + 60
+    while a.exporter.busy:
+        assert time.monotonic() < deadline
+        frames(a, [])
+        time.sleep(0.02)
+    assert "is a file, not a folder" in a.state.message.text
+    assert blocker.read_text() == "x"

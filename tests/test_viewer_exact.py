@@ -254,6 +254,13 @@ def test_code_pane_has_the_exact_listing_and_follows_its_steps(home) -> None:
         frames(a, [key(pygame.K_RIGHT)])
         got, cur, _prev = a.code.current()
         assert got is listing and cur == line_of(listing, a.state.verdict.steps[k])
+    # scrolled far past the end (the wheel only stopped at the top): the listing's last
+    # line is the pane's last, no empty half below it
+    a.code.scroll = 10**6
+    frames(a, [key(pygame.K_END)], [])
+    mono = a.painter.fonts.get(a.code.px, "mono")
+    rows = a.code._wrapped(listing, a.code.rect.width)
+    assert 0 < a.code.scroll <= len(rows) * mono.get_linesize() - a.code.rect.height // 2
     a.close()
 
 

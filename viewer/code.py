@@ -235,8 +235,11 @@ class CodePanel:
                                                      tl.index is not None) else None
         if listing is not None:
             mono = self.painter.fonts.get(self.px, "mono")
-            self._follow(self._wrapped(listing, self.rect.width), cur, mono.get_linesize(),
-                         self.rect.height * 2 // 3)
+            rows = self._wrapped(listing, self.rect.width)
+            self._follow(rows, cur, mono.get_linesize(), self.rect.height * 2 // 3)
+            # never scrolled past the listing's end (the pane's lower part left empty)
+            _top, code_h = self._code_area(listing, step)
+            self.scroll = max(0, min(self.scroll, len(rows) * mono.get_linesize() - code_h))
         key = ("code", self.state.method, cur, prev, Same(step), self.rect.size, self.px,
                self.scroll)
         surf = self.painter.cached(key, lambda: self._make(listing, cur, prev, step), False)
@@ -257,6 +260,21 @@ class CodePanel:
         self._rows_memo = (key, rows)
         return rows
 
+    def _title(self, listing: Listing | None, width: int) -> list[str]:
+        """The title's lines."""
+        title = listing.title if listing else f"no pseudo-code for {self.state.method}"
+        return wrap(self.painter.fonts.get(self.px, "bold"), title, width - 12)
+
+    def _code_area(self, listing: Listing | None, step: Step | None) -> tuple[int, int]:
+        """The listing's top and height in the pane: below the title, above the step's
+        variables (at most a third of the pane)."""
+        w, h = self.rect.size
+        bold, regular = self.painter.fonts.get(self.px, "bold"), self.painter.fonts.get(self.px)
+        top = 3 + len(self._title(listing, w)) * bold.get_linesize() + 4
+        lines = sum(len(wrap(regular, v, w - 12)) for v in variables(step))
+        var_h = min(h // 3, (lines + 1) * regular.get_linesize() + 6) if step else 0
+        return top, max(0, h - top - var_h)
+
     def _make(self, listing: Listing | None, cur: int | None, prev: int | None,
               step: Step | None) -> pygame.Surface:
         p, c = self.painter, self.painter.colours
@@ -266,14 +284,13 @@ class CodePanel:
         bold, mono = p.fonts.get(self.px, "bold"), p.fonts.get(self.px, "mono")
         regular = p.fonts.get(self.px)
         y = 3
-        title = listing.title if listing else f"no pseudo-code for {self.state.method}"
-        for part in wrap(bold, title, w - 12):
+        for part in self._title(listing, w):
             surf.blit(bold.render(part, True, c["text"]), (6, y))
             y += bold.get_linesize()
-        y += 4
         var_lines = [t for v in variables(step) for t in wrap(regular, v, w - 12)]
-        var_h = min(h // 3, (len(var_lines) + 1) * regular.get_linesize() + 6) if step else 0
-        code_rect = pygame.Rect(0, y, w, h - y - var_h)
+        top, code_h = self._code_area(listing, step)
+        var_h = h - top - code_h
+        code_rect = pygame.Rect(0, top, w, code_h)
         if listing is not None:
             rows = self._wrapped(listing, w)
             line_h = mono.get_linesize()

@@ -685,3 +685,26 @@ def test_library_lines_fit_cut_at_a_word_and_a_long_name_still_opens(home) -> No
     label = a.panel.fen_status
     assert font.size(label.text)[0] <= label.rect.width, label.text
     pygame.display.quit()
+
+
+def test_a_dashed_arrow_under_a_solid_one_of_the_same_move_stays_visible() -> None:
+    """Both searches' best move is the same one-square king step: drawn side by side as the
+    window does, most of the dashed arrow's pixels are still seen."""
+    from viewer.render import ARROW_STYLES, Painter
+    from viewer.view import ARROW_SPREAD
+
+    painter = Painter()
+    rect = pygame.Rect(0, 0, 400, 400)
+    grey = painter.colours["arrow_without"]
+
+    def seen(roles: tuple[str, ...]) -> int:
+        surf = pygame.Surface(rect.size)
+        painter.render_board(surf, rect, chess.Board("8/8/8/8/8/8/8/K6k w - - 0 1"))
+        for i, role in enumerate(roles):
+            offset = (i - (len(roles) - 1) / 2) * ARROW_SPREAD
+            painter.render_arrows(surf, rect, ["a1b1"], colour=painter.colours[role],
+                                  style=ARROW_STYLES[role], offset=offset)
+        return sum(surf.get_at((x, y))[:3] == grey for x in range(0, 200) for y in range(250, 400))
+
+    alone = seen(("arrow_without",))
+    assert alone > 50 and seen(("arrow_without", "arrow_with")) > alone * 0.6

@@ -574,11 +574,14 @@ class Painter:
             tip = [(x1, y1), (bx + px, by + py), (bx - px, by - py)]
             if style == "dashed":
                 n = max(2, int(math.hypot(bx - x0, by - y0) // (sq * 0.25)))
-                for i in range(0, n, 2):
+                for i in range(0, n, 2):  # each dash edged in black: seen on any square
                     a, b = i / n, min(1.0, (i + 1) / n)
-                    pygame.draw.line(surface, colour, (x0 + (bx - x0) * a, y0 + (by - y0) * a),
-                                     (x0 + (bx - x0) * b, y0 + (by - y0) * b), width)
+                    ends = ((x0 + (bx - x0) * a, y0 + (by - y0) * a),
+                            (x0 + (bx - x0) * b, y0 + (by - y0) * b))
+                    pygame.draw.line(surface, (0, 0, 0), *ends, width + 4)
+                    pygame.draw.line(surface, colour, *ends, width)
                 pygame.draw.polygon(surface, colour, tip)
+                pygame.draw.polygon(surface, (0, 0, 0), tip, 2)
             elif style == "edged":
                 pygame.draw.line(surface, (0, 0, 0), (x0, y0), (bx, by), width + 4)
                 pygame.draw.line(surface, colour, (x0, y0), (bx, by), width)

@@ -42,6 +42,9 @@ def _uci(arrow: tuple[int, int, str] | None) -> str:
         return ""
 
 _NONE = pygame.Rect(0, 0, 0, 0)
+#: squares between arrows of the same move: their heads (0.42 of a square wide) barely
+#: touch, so a dashed arrow under a solid one stays visible
+ARROW_SPREAD = 0.3
 
 
 class Drawable(Protocol):
@@ -142,9 +145,10 @@ class BoardView:
             same = [m for _c, m in firsts].count(move)
             order = [m for _c, m in firsts[: [x for x, _ in firsts].index(col)]].count(move)
             if move == taken:  # either side of the labelled arrow: +1, -1, +2, ...
-                offset = 0.16 * (order // 2 + 1) * (1 if order % 2 == 0 else -1)
+                offset = min(0.45, ARROW_SPREAD * (order // 2 + 1)) * (1 if order % 2 == 0
+                                                                       else -1)
             else:
-                offset = (order - (same - 1) / 2) * 0.16 if same > 1 else 0.0
+                offset = (order - (same - 1) / 2) * ARROW_SPREAD if same > 1 else 0.0
             self.painter.render_arrows(screen, rect, [move], flipped=state.flipped,
                                        colour=c[col.colour], style=ARROW_STYLES[col.colour],
                                        offset=offset)

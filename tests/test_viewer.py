@@ -466,3 +466,23 @@ def test_a_message_leaves_the_board_and_the_headline_clear(app: App) -> None:
     app.state.message.seconds = 0
     frames(app, [])
     assert pygame.image.tobytes(app.screen.subsurface(app.layout.banner), "RGB") != banner
+
+
+def test_a_window_below_the_minimum_says_how_large_it_must_be(app: App) -> None:
+    """Without a window manager to keep it at least MIN_SIZE, a smaller window shows
+    only the size it needs (the layout there overlapped the board and the banner)."""
+    from viewer.layout import MIN_SIZE
+
+    app.screen = pygame.display.set_mode((640, 480), pygame.RESIZABLE)
+    frames(app, [pygame.event.Event(pygame.VIDEORESIZE, w=640, h=480, size=(640, 480))], [])
+    bg = app.painter.colours["background"]
+    colours = {app.screen.get_at((x, y))[:3] for x in range(0, 640, 4) for y in range(0, 480, 4)}
+    c = app.painter.colours
+    assert c["square_light"] not in colours and c["square_dark"] not in colours  # no board
+    assert len(colours) > 2  # but text
+    assert app.screen.get_at((320, 400))[:3] == bg
+    app.screen = pygame.display.set_mode(MIN_SIZE, pygame.RESIZABLE)
+    frames(app, [pygame.event.Event(pygame.VIDEORESIZE, w=MIN_SIZE[0], h=MIN_SIZE[1],
+                                    size=MIN_SIZE)], [])
+    left, top, sq = board_geometry(app.layout.board)
+    assert app.screen.get_at((left + sq // 2, top + sq // 2))[:3] != bg  # the board is back

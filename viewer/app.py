@@ -315,7 +315,12 @@ class App(Services):
         return got, (time.monotonic() - start) * 1000.0
 
     def draw(self) -> None:
-        """Draw one frame (no flip)."""
+        """Draw one frame (no flip); a window smaller than :data:`MIN_SIZE` (where no window
+        manager keeps it larger) shows only how large it has to be."""
+        w, h = self.screen.get_size()
+        if w < MIN_SIZE[0] or h < MIN_SIZE[1]:
+            self.view.too_small(self.screen, MIN_SIZE)
+            return
         self.view.draw(self.screen, self.layout, dragged=self.gestures.dragged(),
                        search=self.analysis.result if self.state.search_on else None,
                        parts=self.parts)

@@ -105,6 +105,18 @@ class BoardView:
             for part in parts:
                 part.draw(screen)
 
+    def too_small(self, screen: pygame.Surface, least: tuple[int, int]) -> None:
+        """Instead of a frame the layout cannot hold: what size the window needs."""
+        c = self.painter.colours
+        screen.fill(c["background"])
+        w, h = screen.get_size()
+        text = [Block(f"This window is {w} × {h}: pawnfence needs at least {least[0]} × "
+                      f"{least[1]}. Make it larger (the board and everything come back).",
+                      "head")]
+        px = max(10, min(w, h) // 18)
+        self.painter.render_text(screen, pygame.Rect(0, 0, w, h).inflate(-16, -16), text,
+                                 {"head": Role(px, "bold")})
+
     def draw_top(self, screen: pygame.Surface, layout: Layout) -> None:
         """What lies over everything, the widgets too: the message line, the help."""
         state = self.state

@@ -233,8 +233,10 @@ def _move_arrow(g: ET.Element, ov: Overlay, c: dict[str, RGB], flipped: bool) ->
         lx, ly = x0 - w / 2, y0 + SQ / 2 - 2 - h
         _el(g, "rect", x=lx, y=ly, width=w, height=h, rx=5, fill=colour, stroke="#000",
             stroke_width=2)
+        # as wide as the pill leaves room for, whatever font the reader substitutes
         t = _el(g, "text", x=x0, y=ly + h * 0.78, font_size=SQ / 4, font_family=FONT,
-                font_weight="bold", text_anchor="middle", fill="#fff")
+                font_weight="bold", text_anchor="middle", fill="#fff",
+                textLength=f"{w - 10:.1f}", lengthAdjust="spacingAndGlyphs")
         t.text = label
 
 

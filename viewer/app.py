@@ -19,7 +19,6 @@ time (``dt`` is fixed; every frame is drawn when events are injected or frames c
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 import time
 import warnings
@@ -35,6 +34,7 @@ from viewer.analysis import Analysis, AnalysisResult, default_engine
 from viewer.analysis_pane import AnalysisPane
 from viewer.code import CodePanel
 from viewer.components import Scrubber, StepList
+from viewer.display import WAKE, has_display, wake, window_size
 from viewer.export import Exporter
 from viewer.gesture import Gestures
 from viewer.layout import MIN_SIZE, Layout, compute_layout
@@ -45,39 +45,14 @@ from viewer.settings import AutoSave, Settings, save_settings
 from viewer.state import PlaylistEntry, ViewerState
 from viewer.view import BoardView
 
-__all__ = ["App", "has_display", "WAKE"]
+__all__ = ["App", "has_display", "WAKE"]  # the latter two from viewer.display
 
-#: the largest window side the viewer opens (larger requests are clamped)
-MAX_SIDE = 16384
-#: posted by the background analysis when its result changes (wakes an idle window)
-WAKE = pygame.event.custom_type()
 #: seconds of redrawing after input (widgets' hover and press effects)
 ACTIVE_AFTER_INPUT = 0.5
 #: the interpreter's thread switch interval while the window is open (seconds): a background
 #: proof holds the GIL at most this long (Python's 5 ms made frames 1.5 times slower)
 SWITCH_INTERVAL = 0.001
 _NONE = pygame.Rect(0, 0, 0, 0)
-
-
-def window_size(requested: tuple[int, int], explicit: bool) -> tuple[int, int]:
-    """The window size to open: at least :data:`MIN_SIZE`, at most :data:`MAX_SIDE`, and
-    a remembered (not ``explicit``) size no larger than the desktop."""
-    w, h = (max(lo, min(MAX_SIDE, int(v))) for lo, v in zip(MIN_SIZE, requested, strict=True))
-    if not explicit:
-        try:
-            dw, dh = pygame.display.get_desktop_sizes()[0]
-        except (pygame.error, IndexError):
-            dw = dh = 0
-        if dw >= MIN_SIZE[0] and dh >= MIN_SIZE[1]:
-            w, h = min(w, dw), min(h, dh)
-    return w, h
-
-
-def _wake() -> None:
-    """Wake the loop (called from the analysis worker; posting an event is thread-safe)."""
-    if pygame.display.get_init():
-        with contextlib.suppress(pygame.error):
-            pygame.event.post(pygame.event.Event(WAKE))
 
 
 class App(Services):
@@ -103,14 +78,14 @@ class App(Services):
         self.painter = Painter()
         self.clock = pygame.time.Clock()
         self.state = ViewerState(self.settings, caption=caption, playlist=playlist)
-        self.state.proof.notify = _wake  # a background proof's result wakes the loop
+        self.state.proof.notify = wake  # a background proof's result wakes the loop
         self.exporter = Exporter(self.painter, self.state, export_dir or Path.cwd())
-        self.exporter.notify = _wake  # a GIF encoded in the background wakes the loop too
+        self.exporter.notify = wake  # a GIF encoded in the background wakes the loop too
         notices = [*notices, *self.state.notices]
         if notices:
             self.state.say(" · ".join(notices), seconds=10)
         self.analysis = Analysis(self.settings.engine or default_engine(),
-                                 self.state.search_seconds, notify=_wake)
+                                 self.state.search_seconds, notify=wake)
         self._analysed: tuple[Any, ...] = ()
         self.keys = bindings()
         self.gestures = Gestures(self.state)
@@ -347,13 +322,3 @@ class App(Services):
         self.analysis.close()
         pygame.display.quit()
         return err
-
-
-def has_display() -> bool:
-    """Whether a window can be opened (an X/Wayland display, another OS, or a forced
-    SDL video driver)."""
-    if os.environ.get("SDL_VIDEODRIVER"):
-        return True
-    if os.name != "posix" or os.uname().sysname == "Darwin":
-        return True
-    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))

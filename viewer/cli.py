@@ -188,7 +188,7 @@ def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
         return 2
     import pygame
 
-    from viewer.app import has_display
+    from viewer.display import has_display
 
     if not has_display():
         print("pawnfence: no display to open a window on (no DISPLAY or WAYLAND_DISPLAY).\n"

@@ -159,9 +159,10 @@ def measure_search(boards: list[chess.Board], seconds: float, limit: int = 40,
     return total
 
 
-#: the options of ``bench`` each of its modes uses (the others would be ignored: refused)
-MODE_OPTIONS = {"detect": ("rounds", "file", "search"), "scan": (),
-                "exact": ("exact_seconds", "sample", "jobs"), "viewer": ()}
+#: the options of ``bench`` each of its modes uses (the others would be ignored: refused;
+#: two modes at once too)
+MODE_OPTIONS = {"detect": ("rounds", "file", "search", "json"), "scan": ("scan", "json"),
+                "exact": ("exact", "exact_seconds", "sample", "jobs", "json"), "viewer": ()}
 
 
 def bench_mode(args: argparse.Namespace) -> str:
@@ -176,8 +177,9 @@ def bench_mode(args: argparse.Namespace) -> str:
 def option_problem(args: argparse.Namespace) -> str:
     """Why ``args`` cannot run ("" when they can): an option the chosen mode ignores."""
     mode = bench_mode(args)
-    stray = [name for other, names in MODE_OPTIONS.items() if other != mode for name in names
-             if name not in MODE_OPTIONS[mode] and getattr(args, name, None) is not None]
+    stray = list(dict.fromkeys(
+        name for other, names in MODE_OPTIONS.items() if other != mode for name in names
+        if name not in MODE_OPTIONS[mode] and getattr(args, name, None) not in (None, False)))
     if not stray:
         return ""
     flags = ", ".join("--" + name.replace("_", "-") for name in stray)

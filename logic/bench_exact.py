@@ -37,6 +37,7 @@ import logic
 from logic.assets import asset_path
 from logic.position import (
     PositionFileError,
+    bounded_lines,
     is_kp,
     load_boards,
     load_counted,
@@ -97,7 +98,7 @@ def _read_jsonl(path: str | Path) -> tuple[list[chess.Board], int]:
     out: list[chess.Board] = []
     skipped = 0
     with open_text(path) as f:
-        for line in f:
+        for line in bounded_lines(f):  # a damaged .gz: a ValueError, not an EOFError
             if not line.strip():
                 continue
             try:

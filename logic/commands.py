@@ -355,7 +355,8 @@ def _scan(args: argparse.Namespace, out: TextIO) -> int:
     if args.dask is not None and not args.dask.strip():
         print("pawnfence scan: --dask needs an address (host:port)", file=sys.stderr)
         return 2
-    if args.engine and shutil.which(args.engine) is None:
+    if args.engine and not args.dask and shutil.which(args.engine) is None:  # (a cluster
+        # runs the engine on its own machines)
         print(f"pawnfence scan: --engine {args.engine!r}: no such program (or not executable)",
               file=sys.stderr)
         return 2

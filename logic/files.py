@@ -14,6 +14,17 @@ from pathlib import Path
 __all__ = ["atomic_write", "atomic_write_text", "make_folder"]
 
 
+def _read_umask() -> int:
+    """The process's umask (reading it means setting it: done once, at import, before any
+    writer thread exists; a swap per write raced with a GIF written in the background)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask
+
+
+_UMASK = _read_umask()
+
+
 def make_folder(path: str | Path) -> Path:
     """Create folder ``path`` with its parents if missing; raises ``NotADirectoryError``
     naming the file when ``path`` or one of its parents is a file (``mkdir`` says only
@@ -46,9 +57,7 @@ def atomic_write(path: str | Path, write: Callable[[str], None], *,
         _fsync(tmp)
         if verify is not None:
             verify(tmp)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
+        os.chmod(tmp, 0o666 & ~_UMASK)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -199,6 +199,9 @@ def test_scan_judge_options_without_the_judge_are_an_error(tmp_path: Path,
     (["--jobs", "2"], "--jobs does not apply"),
     (["--viewer", "--rounds", "1"], "--rounds does not apply to --viewer"),
     (["--exact", "--search", "1"], "--search does not apply to --exact"),
+    (["--exact", "--scan", "x.pgn"], "--scan does not apply to --exact"),
+    (["--viewer", "--exact"], "--exact does not apply to --viewer"),
+    (["--viewer", "--json"], "--json does not apply to --viewer"),
 ])
 def test_bench_refuses_options_its_mode_would_ignore(argv: list[str], said: str,
                                                      capsys: pytest.CaptureFixture[str]) -> None:

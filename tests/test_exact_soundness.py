@@ -76,6 +76,10 @@ def test_bench_files_count_the_lines_they_skip(tmp_path) -> None:
     gz = tmp_path / "mixed.jsonl.gz"
     gz.write_bytes(gzip.compress(j.read_bytes()))
     assert [len(x) if isinstance(x, list) else x for x in read_counted(gz)] == [1, 1]
+    cut = tmp_path / "cut.jsonl.gz"  # damaged: the file's error, not an EOFError
+    cut.write_bytes(gzip.compress(j.read_bytes() * 50)[:40])
+    with pytest.raises(PositionFileError, match="cannot read"):
+        read_counted(cut)
     empty = tmp_path / "empty.jsonl"
     empty.write_text('{"fen": "8/8/8/8/8/8/8/8 w - - 0 1"}\n')
     with pytest.raises(PositionFileError, match="no legal king-and-pawn positions"):

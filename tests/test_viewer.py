@@ -444,28 +444,33 @@ def test_every_frame_paints_every_pixel_after_switching_panes(app: App) -> None:
         assert pygame.image.tobytes(app.screen, "RGB") == shown, name
 
 
-def test_a_message_leaves_the_board_and_the_headline_clear(app: App) -> None:
-    """A message (here a long one that wraps) is drawn over the banner's sub-line: the
-    board with its rank and file labels, and the banner's headline, are as without it."""
+@pytest.mark.parametrize(("size", "step"), [((1280, 860), None), ((900, 650), 1)])
+def test_a_message_leaves_the_board_and_the_headline_clear(home, tmp_path, size, step) -> None:
+    """A message (a long one that wraps) is drawn in the banner below its headline (the
+    verdict, or the step's sentence while stepping): the board with its rank and file
+    labels and the headline's pixels are as without it, at a large and the smallest
+    window."""
     from viewer.render import board_cover
 
+    a = App(Settings(fen=WIKI), size=size, export_dir=tmp_path / "exports")
+    frames(a, [])
+    for _ in range(step or 0):
+        frames(a, [key(pygame.K_RIGHT)])
+
     def areas() -> tuple[bytes, bytes]:
-        frames(app, [])
-        cover = board_cover(app.layout.board)
-        head = app.layout.banner.copy()
-        head.height //= 3
-        return (pygame.image.tobytes(app.screen.subsurface(cover), "RGB"),
-                pygame.image.tobytes(app.screen.subsurface(head), "RGB"))
+        frames(a, [])
+        head = a.layout.banner.copy()
+        head.height = a.view.headline_bottom - head.top
+        assert head.height > 10
+        return (pygame.image.tobytes(a.screen.subsurface(board_cover(a.layout.board)), "RGB"),
+                pygame.image.tobytes(a.screen.subsurface(head), "RGB"))
 
     before = areas()
-    app.state.say("Not loaded: " + "a long reason that has to wrap " * 5)
-    after = areas()
-    banner = pygame.image.tobytes(app.screen.subsurface(app.layout.banner), "RGB")
-    assert after == before
-    frames(app, [])
-    app.state.message.seconds = 0
-    frames(app, [])
-    assert pygame.image.tobytes(app.screen.subsurface(app.layout.banner), "RGB") != banner
+    banner = pygame.image.tobytes(a.screen.subsurface(a.layout.banner), "RGB")
+    a.state.say("Not loaded: " + "a long reason that has to wrap " * 12)
+    assert areas() == before
+    assert pygame.image.tobytes(a.screen.subsurface(a.layout.banner), "RGB") != banner
+    pygame.display.quit()
 
 
 def test_a_window_below_the_minimum_says_how_large_it_must_be(app: App) -> None:

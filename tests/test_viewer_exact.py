@@ -394,6 +394,11 @@ def test_r_after_an_unknown_proves_again_with_twice_the_time(home, monkeypatch) 
     until_proved(a)
     assert a.state.verdict.status == "unknown"
     assert "R: twice the time" in window_banner(a.state).blocks[1].text
+    from viewer.export import frame_of
+    from viewer.text import frame_banner
+
+    f = frame_of(a.state)  # an export of the window has no key hint
+    assert "R:" not in " ".join(b.text for b in frame_banner(f.verdict, f.other).blocks)
     frames(a, [key(pygame.K_r, unicode="r")])
     assert a.state.proof_seconds == pytest.approx(0.4) and "0.4 s a side" in \
         a.state.message.text

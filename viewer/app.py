@@ -316,8 +316,8 @@ class App(Services):
     def close(self) -> str | None:
         """Save the settings (position, orientation, method, side...), stop the
         analysis's engine (a few seconds at most) and quit pygame."""
-        err = self._save()
-        self.exporter.close()  # a GIF being encoded is written first
+        err = self.exporter.close()  # a GIF being encoded is written first
+        err = " · ".join(e for e in (err, self._save()) if e) or None
         self.state.close()
         self.analysis.close()
         pygame.display.quit()

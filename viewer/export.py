@@ -312,10 +312,15 @@ class Exporter:
         self.state.say(self._said.pop() if self._said else "The GIF was not saved")
         return True
 
-    def close(self, timeout: float = 120.0) -> None:
-        """Wait for a background export to be written (the window closes)."""
-        if self._writer is not None:
-            self._writer.join(timeout)
+    def close(self, timeout: float = 120.0) -> str | None:
+        """Wait for a background export to be written (the window closes); a message if it
+        is still not done after ``timeout`` seconds (the file is then not written)."""
+        if self._writer is None:
+            return None
+        self._writer.join(timeout)
+        if self._writer.is_alive():
+            return f"the GIF being saved was not finished after {timeout:g} s: not written"
+        return None
 
     def _background_gif(self, path: Path) -> None:
         s = self.state

@@ -194,6 +194,8 @@ class ViewerState:
                            if self.kpk else (0, 0))
         self.board_revision += 1
         key = board_key(board)
+        if key != self._budget_board:  # a doubled budget is for its board alone
+            self._budget_board, self.proof_seconds = key, None
         if not logic.METHODS[self.method].static and len(prepare(board, key)) != 2:
             self._prove(board, color, key, keep)
             return
@@ -207,8 +209,6 @@ class ViewerState:
                ) -> None:
         """Start proving ``board`` for ``color`` (and the other side) in the background,
         unless that very proof is running or in place."""
-        if key != self._budget_board:
-            self._budget_board, self.proof_seconds = key, None
         token = (self.method, color, key, self.proof_seconds)
         if token == self.proof_token and not self.proof_note:
             if self.verdict is not None:
@@ -254,13 +254,19 @@ class ViewerState:
                                     for v in (self.verdict, self.other)):
             return False
         now = self.proof_seconds or method.max_seconds
-        if now >= MAX_PROOF_SECONDS:
+        if not self.can_prove_longer():
             self.say(f"Already {now:g} s a side, the most R gives: still unknown")
             return False
         self.proof_seconds = min(MAX_PROOF_SECONDS, 2 * now)
         self.analyse(keep=True)
         self.say(f"Proving again with {self.proof_seconds:g} s a side")
         return True
+
+    def can_prove_longer(self) -> bool:
+        """Whether R can still double the proof's budget (under :data:`MAX_PROOF_SECONDS`)."""
+        method = logic.METHODS[self.method]
+        return not method.static and (self.proof_seconds or method.max_seconds) \
+            < MAX_PROOF_SECONDS
 
     def poll_proof(self) -> bool:
         """Put the background proof's finished results in place when they are for the

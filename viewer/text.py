@@ -64,7 +64,7 @@ def banner_text(verdict: Verdict | None, caption: str = "") -> tuple[str, str, s
     if verdict is None:
         return "Set up a position", caption, "na"
     if verdict.status == "unknown":  # the exact prover out of budget: its own reason
-        return verdict.headline, caption or f"{verdict.reason} · R: twice the time", "na"
+        return verdict.headline, caption or verdict.reason, "na"
     if verdict.status != "ok":
         return (verdict.headline, caption or "the detectors need a legal king-and-pawn position",
                 "na")
@@ -179,8 +179,15 @@ def window_banner(state: ViewerState) -> Banner:
     if state.verdict is None and (p is not None or state.proof_note):
         return proof_banner(state.method, p, state.proof_note)
     pending = proving_text(p) if p is not None and state.other is None else ""
-    return frame_banner(state.verdict, state.other, state.timeline.index, state.shown_caption(),
-                        state.kpk, pending)
+    b = frame_banner(state.verdict, state.other, state.timeline.index, state.shown_caption(),
+                     state.kpk, pending)
+    v = state.verdict
+    if v is not None and v.status == "unknown" and state.timeline.index is None \
+            and state.can_prove_longer():  # the window's own hint: not in an export
+        blocks = tuple(Block(f"{x.text} · R: twice the time", "sub") if x.role == "sub" else x
+                       for x in b.blocks)
+        b = Banner(b.kind, blocks)
+    return b
 
 
 def projector_blocks(state: ViewerState) -> tuple[Block, ...]:

@@ -27,6 +27,7 @@ from viewer.render import (
 )
 from viewer.state import ViewerState
 from viewer.text import projector_blocks, window_banner
+from viewer.textfit import elide
 from viewer.theme import Block, Role
 
 __all__ = ["BoardView", "Drawable"]
@@ -60,6 +61,7 @@ class BoardView:
         self.painter = painter
         self.state = state
         self.help = help_lines(GESTURE_HELP)
+        self._head_bottom = 0  # the banner's headline ends here (the last frame drawn)
 
     def draw(self, screen: pygame.Surface, layout: Layout, *, dragged: Press | None = None,
              search: AnalysisResult | None = None, parts: Sequence[Drawable] = ()) -> None:
@@ -79,8 +81,13 @@ class BoardView:
             fill_except(screen, pygame.Rect(layout.panel.right, 0, w - layout.panel.right, h),
                         holes, c["background"])
             fill_except(screen, layout.panel, holes, c["panel"])
-            painter.render_banner(screen, layout.banner, (b := window_banner(state)).kind,
-                                  b.blocks, layout.px, most=1.4)
+            fitted = painter.render_banner(screen, layout.banner,
+                                           (b := window_banner(state)).kind, b.blocks,
+                                           layout.px, most=1.4)
+            # where the headline ends: a message goes below it
+            self._head_bottom = layout.banner.top + 4 + max(
+                (ln.y + painter.fonts.get(ln.px, ln.style).get_linesize()
+                 for ln in fitted.lines if ln.role == "head"), default=0)
         board_rect = layout.board
         overlay = state.overlay()
         painter.render_board(screen, board_rect, state.editor.board, overlay=overlay,
@@ -156,29 +163,49 @@ class BoardView:
         for col, move in firsts:
             same = [m for _c, m in firsts].count(move)
             order = [m for _c, m in firsts[: [x for x, _ in firsts].index(col)]].count(move)
-            if move == taken:  # either side of the labelled arrow: +1, -1, +2, ...
-                offset = min(0.45, ARROW_SPREAD * (order // 2 + 1)) * (1 if order % 2 == 0
-                                                                       else -1)
+            if move == taken:  # either side of the labelled arrow: +1, -1, +2 (within
+                # the square: three columns at 0.22 apart, beside the label's at 0)
+                offset = 0.22 * (order // 2 + 1) * (1 if order % 2 == 0 else -1)
             else:
                 offset = (order - (same - 1) / 2) * ARROW_SPREAD if same > 1 else 0.0
             self.painter.render_arrows(screen, rect, [move], flipped=state.flipped,
                                        colour=c[col.colour], style=ARROW_STYLES[col.colour],
                                        offset=offset)
 
+    @property
+    def headline_bottom(self) -> int:
+        """Where the banner's headline ended in the last frame drawn (a message stays
+        below it)."""
+        return self._head_bottom
+
     def _message(self, screen: pygame.Surface, layout: Layout) -> None:
-        """The message line, wrapped, at the bottom of the banner (the verdict's headline
-        stays above it and the board stays clear); in projector mode, at the bottom of
-        the board."""
-        px, role = layout.px, {"sub": Role(round(layout.px * 1.15))}
-        area = layout.board if layout.projector or not layout.banner.height else layout.banner
-        box = area.inflate(-16 if area is layout.banner else -40, 0)
-        text = [Block(self.state.message.text, "sub")]
-        room = area.height - 8 if area is layout.banner else area.height // 3
-        fitted = self.painter.fit_text(text, box.width - 16, room - 12, role)
-        shade = pygame.Rect(0, 0, box.width, min(room, fitted.height + 12))
-        shade.midbottom = (area.centerx, area.bottom - (4 if area is layout.banner else 8))
-        pygame.draw.rect(screen, (0, 0, 0), shade, border_radius=max(4, px // 3))
-        self.painter.render_text(screen, shade.inflate(-16, -12), text, role)
+        """The message line in the banner, below the headline (the verdict, or the step's
+        sentence, stays readable and the board stays clear): wrapped, smaller when it
+        must, and cut at a word with "…" when even that does not fit; in projector mode
+        (no banner) at the bottom of the board."""
+        text = self.state.message.text
+        if layout.projector or not layout.banner.height:
+            area = layout.board
+            role = {"sub": Role(round(layout.px * 1.15))}
+            fitted = self.painter.fit_text([Block(text, "sub")], area.width - 56,
+                                           area.height // 3, role)
+            shade = pygame.Rect(0, 0, area.width - 40, fitted.height + 12)
+            shade.midbottom = (area.centerx, area.bottom - 8)
+        else:
+            banner = layout.banner
+            top = min(max(banner.top, self._head_bottom), banner.bottom - 18)
+            room = banner.bottom - 4 - top  # the shade's height at most
+            width = banner.width - 32
+            px = max(9, min(round(layout.px * 1.15), (room - 8) * 10 // 13))
+            role = {"sub": Role(px, least=0.8)}
+            fitted = self.painter.fit_text([Block(text, "sub")], width, room - 8, role)
+            if not fitted.fits:  # one line, cut
+                text = elide(self.painter.fonts.get(px), text, width)
+                fitted = self.painter.fit_text([Block(text, "sub")], width, room - 8, role)
+            shade = pygame.Rect(0, 0, banner.width - 16, min(room, fitted.height + 8))
+            shade.midbottom = (banner.centerx, banner.bottom - 4)
+        pygame.draw.rect(screen, (0, 0, 0), shade, border_radius=max(4, layout.px // 3))
+        self.painter.render_text(screen, shade.inflate(-16, -8), [Block(text, "sub")], role)
 
     def _draw_help(self, screen: pygame.Surface, layout: Layout) -> None:
         """The help overlay over the window (two columns when it is wide), generated from

@@ -222,21 +222,26 @@ def read_positions(source: str | Path | Iterable[str], *, kp_only: bool = False,
                    unique: bool = False) -> list[EpdEntry]:
     """The good lines of :func:`read_epd`; with ``kp_only`` only legal king-and-pawn
     boards, with ``unique`` each position (placement and side to move) once."""
-    out: list[EpdEntry] = []
+    return [e for e in _sift(source, kp_only, unique) if e is not None]
+
+
+def _sift(source: str | Path | Iterable[str], kp_only: bool, unique: bool
+          ) -> Iterator[EpdEntry | None]:
+    """Each position line of :func:`read_epd`: its entry when kept, None when skipped (a
+    bad line, or with ``kp_only`` not a legal king-and-pawn board); a repeated position
+    ``unique`` merges yields nothing."""
     seen: set[tuple[str, bool]] = set()
     for entry in read_epd(source):
         board = entry.board
-        if board is None:
-            continue
-        if kp_only and not is_kp(board):
+        if board is None or kp_only and not is_kp(board):
+            yield None
             continue
         if unique:
             key = (board.board_fen(), board.turn)
             if key in seen:
                 continue
             seen.add(key)
-        out.append(entry)
-    return out
+        yield entry
 
 
 class PositionFileError(ValueError):
@@ -258,19 +263,12 @@ def load_counted(path: str | Path, *, kp_only: bool = False, unique: bool = Fals
     ``unique`` merges is not counted).  Raises :class:`PositionFileError` likewise."""
     boards: list[chess.Board] = []
     skipped = 0
-    seen: set[tuple[str, bool]] = set()
     try:
-        for entry in read_epd(path):
-            board = entry.board
-            if board is None or kp_only and not is_kp(board):
+        for entry in _sift(path, kp_only, unique):
+            if entry is None:
                 skipped += 1
-                continue
-            if unique:
-                key = (board.board_fen(), board.turn)
-                if key in seen:
-                    continue
-                seen.add(key)
-            boards.append(board)
+            else:
+                boards.append(entry.board)  # type: ignore[arg-type]
     except (OSError, ValueError) as exc:
         raise PositionFileError(f"cannot read {path}: "
                                 f"{getattr(exc, 'strerror', None) or exc}") from None

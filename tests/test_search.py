@@ -92,6 +92,8 @@ def test_search_cli_json_and_errors(capsys) -> None:
         capsys.readouterr().err
     assert main(["search", "8/" * 3000]) == 2  # python-chess quotes it all: cut
     assert len(capsys.readouterr().err) < 400
+    assert main(["search", "8/8/8/8/8/8/4P3/k3K3 w - - 0 1"]) == 0  # KPK: no move to give
+    assert "pv - (decided at the root without a move" in capsys.readouterr().out
 
 
 def test_experiment_prints_table_1(capsys, tmp_path) -> None:

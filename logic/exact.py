@@ -142,7 +142,8 @@ def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square
                     use_cache: bool = True, pv: bool = True,
                     pv_seconds: float | None = None, method: str = "auto",
                     report: Callable[[int], None] | None = None,
-                    seen: list[tuple[int, int]] | None = None) -> ExactResult:
+                    seen: list[tuple[int, int]] | None = None,
+                    on_line: Callable[[], None] | None = None) -> ExactResult:
     """:func:`solve` on raw bitboards of a legal position (not validated).  ``ep_square``
     must be None unless the side to move can capture en passant."""
     r = rt.orient(white_pawns, black_pawns, white_king, black_king, turn, ep_square, color)
@@ -166,6 +167,8 @@ def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square
         return ExactResult("blocked", True, (), None, "", budget.solved, states, ms,
                            sl if color else chess.flip_vertical(sl), proof.restricted,
                            budget.cached, len(budget.keys))
+    if pv and on_line is not None:
+        on_line()
     pv_budget = max_seconds if pv_seconds is None else pv_seconds
     pv_end = time.perf_counter() + pv_budget
     line = _principal(r, proof, pv_budget, cancel) if pv else None
@@ -205,7 +208,8 @@ def solve(board: chess.Board, color: chess.Color, *, max_seconds: float = MAX_SE
           max_structures: int = MAX_STRUCTURES, cancel: Callable[[], bool] | None = None,
           use_cache: bool = True, pv: bool = True, method: str = "auto",
           report: Callable[[int], None] | None = None,
-          seen: list[tuple[int, int]] | None = None) -> ExactResult:
+          seen: list[tuple[int, int]] | None = None,
+          on_line: Callable[[], None] | None = None) -> ExactResult:
     """Decide whether ``color`` (X) can force a promotion (by either side) or mate in a
     legal king-and-pawn-only ``board``, against any defence.  See :class:`ExactResult`.
 
@@ -216,7 +220,8 @@ def solve(board: chess.Board, color: chess.Color, *, max_seconds: float = MAX_SE
     ``method`` picks the strategies (:data:`STRATEGIES`; ``"auto"`` by default).
     ``report(n)`` is called with the distinct structures solved so far every 16 solves;
     ``seen`` (a list) receives each structure solved, ``(X's pawns, D's pawns)`` in
-    the solver's orientation (X = White), in order.  Raises
+    the solver's orientation (X = White), in order; ``on_line()`` is called once when a
+    breakthrough is proved and its line is being computed (progress).  Raises
     :class:`ExactError` (a ``ValueError``, echoing the FEN) for other pieces, an
     illegal position (``board.status()``) or an unknown method."""
     check_board(board)
@@ -228,4 +233,4 @@ def solve(board: chess.Board, color: chess.Color, *, max_seconds: float = MAX_SE
     ep = board.ep_square if board.has_legal_en_passant() else None
     return solve_bitboards(w, b, wk, bk, board.turn, ep, color, max_seconds=max_seconds,
                            max_structures=max_structures, cancel=cancel, use_cache=use_cache,
-                           pv=pv, method=method, report=report, seen=seen)
+                           pv=pv, method=method, report=report, seen=seen, on_line=on_line)

@@ -94,14 +94,15 @@ class ExactMethod(Method):
               cancel: Callable[[], bool] | None = None, pv: bool = True,
               report: Callable[[int], None] | None = None,
               seen: list[tuple[int, int]] | None = None,
-              method: str | None = None) -> ExactResult:
+              method: str | None = None,
+              on_line: Callable[[], None] | None = None) -> ExactResult:
         """The prover's raw answer (see :func:`logic.exact.solve`); raises
         :class:`~logic.exact.ExactError` for anything but a legal K+P position.
         ``method`` picks the prover's strategies (:data:`logic.exact.STRATEGIES`);
         by default :meth:`schedule` does."""
         secs = self.max_seconds if max_seconds is None else max_seconds
         return solve(board, color, max_seconds=secs, cancel=cancel, pv=pv, report=report,
-                     seen=seen, method=method or self.schedule(board, color))
+                     seen=seen, method=method or self.schedule(board, color), on_line=on_line)
 
     @staticmethod
     def schedule(board: chess.Board, color: chess.Color) -> str:
@@ -125,10 +126,12 @@ class ExactMethod(Method):
     def decide_board(self, board: chess.Board, color: chess.Color, key: tuple[Any, ...],
                      trace: bool, *, max_seconds: float | None = None,
                      cancel: Callable[[], bool] | None = None,
-                     report: Callable[[int], None] | None = None) -> Verdict:
+                     report: Callable[[int], None] | None = None,
+                     on_line: Callable[[], None] | None = None) -> Verdict:
         """The verdict for a legal K+P ``board`` (``key``: any hashable naming the
         board, e.g. the board cache's key).  Cached unless traced, cancelled or
-        given its own budget."""
+        given its own budget.  ``report`` / ``on_line``: progress (see
+        :func:`logic.exact.solve`)."""
         ckey = (*key, bool(color))
         plain = max_seconds is None and cancel is None
         if not trace and plain:
@@ -137,7 +140,7 @@ class ExactMethod(Method):
                 return v
         seen: list[tuple[int, int]] | None = [] if trace else None
         r = self.solve(board, color, max_seconds=max_seconds, cancel=cancel, report=report,
-                       seen=seen)
+                       seen=seen, on_line=on_line)
         v = self.verdict_of(board, color, r)
         if trace:
             rec = Recorder(bool(color))

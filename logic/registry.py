@@ -12,6 +12,7 @@ records (verdicts) can find their method without an import cycle.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -77,10 +78,14 @@ class Method:
         raise NotImplementedError
 
     def decide_board(self, board: Any, color: bool, key: tuple[Any, ...], trace: bool, *,
-                     max_seconds: float | None = None) -> Verdict:
+                     max_seconds: float | None = None,
+                     cancel: Callable[[], bool] | None = None,
+                     report: Callable[[int], None] | None = None,
+                     on_line: Callable[[], None] | None = None) -> Verdict:
         """The verdict of a method that is not ``static``: it decides on the legal K+P
         ``board`` itself, one side at a time (``key`` names the board), within
-        ``max_seconds`` (None: the method's default)."""
+        ``max_seconds`` (None: the method's default); ``cancel`` is polled, ``report`` and
+        ``on_line`` receive progress (see :func:`logic.exact.solve`)."""
         raise NotImplementedError
 
     def fields(self, v: Verdict) -> dict[str, Any]:

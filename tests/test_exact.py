@@ -592,3 +592,15 @@ def test_the_headline_marks_the_attackers_first_move(fen: str, color: chess.Colo
             assert mover.san(move) == marked and k <= 1, (head, k)
             break
         mover.push(move)
+
+
+def test_on_line_is_called_once_when_a_breakthrough_is_proved_and_its_line_begins() -> None:
+    """The progress hook the viewer shows "finding the line" by: once for a breakthrough
+    with its line, never for a blockage or without a line."""
+    calls: list[int] = []
+    fine70 = chess.Board("8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1")
+    r = exact.solve(fine70, chess.WHITE, on_line=lambda: calls.append(1))
+    assert r.status == "breaks" and r.pv and calls == [1]
+    exact.solve(fine70, chess.BLACK, on_line=lambda: calls.append(2))
+    exact.solve(fine70, chess.WHITE, pv=False, on_line=lambda: calls.append(3))
+    assert calls == [1]

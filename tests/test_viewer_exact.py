@@ -455,3 +455,30 @@ def test_a_background_gif_that_cannot_be_written_says_why(home, tmp_path) -> Non
         time.sleep(0.02)
     assert "is a file, not a folder" in a.state.message.text
     assert blocker.read_text() == "x"
+
+
+def test_the_banner_says_when_the_proof_is_in_and_the_line_is_being_found() -> None:
+    from viewer.proof import Progress
+    from viewer.text import proving_text
+
+    p = Progress("t", True, 934, 0, time.monotonic())
+    assert proving_text(p).startswith("proving for White … 934 structures")
+    assert proving_text(p._replace(line=True)).startswith(
+        "White breaks through (proved) — finding the line")
+
+
+def test_the_proof_job_reports_the_line_phase() -> None:
+    """The background job passes the prover's "line begins" on: its progress says so."""
+    logic.METHODS["exact"].clear_cache()
+    job = ProofJob()
+    seen = []
+    job.start("fine70", chess.Board(FINE70), True, "exact")
+    deadline = time.monotonic() + 60
+    while job.running:
+        assert time.monotonic() < deadline
+        p = job.progress
+        if p is not None:
+            seen.append((p.stage, p.line))
+        time.sleep(0.002)
+    job.close()
+    assert (0, True) in seen and seen[0] == (0, False)

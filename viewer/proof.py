@@ -47,13 +47,15 @@ def board_key(board: chess.Board) -> tuple[Any, ...]:
 class Progress(NamedTuple):
     """A running job: its ``token``, the side being proved now (``color``), the
     ``structures`` solved so far for that side, ``stage`` (0: the side asked about,
-    1: the other side) and ``started`` (``time.monotonic()`` at the start)."""
+    1: the other side), ``started`` (``time.monotonic()`` at the start) and ``line``
+    (True once the side's breakthrough is proved and its line is being computed)."""
 
     token: Hashable
     color: bool
     structures: int
     stage: int
     started: float
+    line: bool = False
 
     def seconds(self, now: float | None = None) -> float:
         """Seconds since the job started."""
@@ -201,11 +203,17 @@ class ProofJob:
             def report(n: int, color: bool = color, stage: int = stage) -> None:
                 self._set_progress(req, color, n, stage, started)
 
+            def on_line(color: bool = color, stage: int = stage) -> None:
+                p = self.progress
+                n = p.structures if p is not None and p.color == color else 0
+                self._set_progress(req, color, n, stage, started, line=True)
+
             try:
                 if method is None:
                     raise ValueError(f"unknown method {req.method!r}")
                 v = method.decide_board(req.board, color, key, stage == 0,
-                                        max_seconds=req.seconds, cancel=cancel, report=report)
+                                        max_seconds=req.seconds, cancel=cancel, report=report,
+                                        on_line=on_line)
                 out = Outcome(req.token, stage, v)
             except Exception as exc:  # bad input must never crash the viewer
                 out = Outcome(req.token, stage, None, f"{type(exc).__name__}: {exc}")
@@ -213,10 +221,10 @@ class ProofJob:
                 return
 
     def _set_progress(self, req: _Request, color: bool, n: int, stage: int,
-                      started: float) -> None:
+                      started: float, line: bool = False) -> None:
         with self._lock:
             if self._current(req.gen):
-                self.progress = Progress(req.token, color, n, stage, started)
+                self.progress = Progress(req.token, color, n, stage, started, line)
 
     def _publish(self, req: _Request, out: Outcome) -> bool:
         with self._lock:

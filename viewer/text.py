@@ -154,6 +154,9 @@ def proving_text(progress: Any) -> str:
     """A running proof in a few words: "proving for Black … 1,234 structures, 2.1 s"
     (``progress``: a :class:`viewer.proof.Progress`)."""
     side = chess.COLOR_NAMES[progress.color].capitalize()
+    if progress.line:  # the proof is in: a breakthrough, its line being worked out
+        return (f"{side} breaks through (proved) — finding the line … "
+                f"{progress.seconds():.1f} s")
     return (f"proving for {side} … {progress.structures:,} structures, "
             f"{progress.seconds():.1f} s")
 

@@ -49,8 +49,8 @@ def _shared_note_text(nm: Any, n: Note, ok: bool, bk: int) -> str:
         "lever": f"{p} is below the fence and can already capture or be captured",
         "own": f"{p} is below the fence and is stopped by the {nm.us} pawn on {t}",
         "ram": f"{p} is below the fence and ends blocked by the {nm.them} pawn on {t}",
-        "engage": (f"{p} reaches {t}, attacked by a {nm.them} pawn below the fence: the pawn "
-                   "structure may change"),
+        "engage": (f"{p} is below the fence and reaches {t}, a square a {nm.them} pawn "
+                   "attacks: the pawn structure may change"),
     }
     return texts.get(n.code, n.code)
 

@@ -6,6 +6,7 @@ import io
 import json
 from pathlib import Path
 
+import chess
 import pytest
 
 from viewer.cli import main
@@ -233,3 +234,15 @@ def test_small_option_mistakes_are_said(tmp_path: Path,
     assert code == 0 and "On (flood)" in text
     assert run("scan", str(tmp_path / "x.epd"), "--dask", " ")[0] == 2
     assert "--dask needs an address" in capsys.readouterr().err
+
+
+def test_the_flood_engage_sentence_is_true_of_the_board() -> None:
+    """Paper diagram 16, the flood: f2 (below the fence) walks up to f4, which a Black pawn
+    attacks; the sentence said the Black pawn was below the fence (it is on e5 / g5)."""
+    from logic.diagrams import get_diagram
+
+    board = get_diagram("paper-16").board()
+    code, text = run("explain", board.fen(), "--method", "flood", "--side", "white")
+    assert code == 0
+    assert "f2 is below the fence and reaches f4, a square a Black pawn attacks" in text
+    assert board.attackers(chess.BLACK, chess.F4) & board.pawns & board.occupied_co[chess.BLACK]

@@ -708,3 +708,18 @@ def test_a_dashed_arrow_under_a_solid_one_of_the_same_move_stays_visible() -> No
 
     alone = seen(("arrow_without",))
     assert alone > 50 and seen(("arrow_without", "arrow_with")) > alone * 0.6
+
+
+def test_a_word_too_long_for_its_line_breaks_after_a_hyphen() -> None:
+    """"Connected-component" in a narrow line: "Connected-" / "component", not
+    "Connected-compone" / "nt"; a word without a hyphen still breaks between characters;
+    nothing is lost and every line fits."""
+    from viewer.textfit import Fonts, wrap
+
+    font = Fonts().get(20)
+    width = font.size("Connected-compo")[0]
+    assert wrap(font, "the Connected-component labelling", width) == [
+        "the", "Connected-", "component", "labelling"]
+    long = "abcdefghijklmnopqrstuvwxyz"
+    lines = wrap(font, long, 60)
+    assert "".join(lines) == long and all(font.size(ln)[0] <= 60 for ln in lines)

@@ -81,7 +81,8 @@ class Fitted(NamedTuple):
 
 
 def _break_word(font: pygame.font.Font, word: str, width: int) -> list[str]:
-    """``word`` cut between characters into pieces of at most ``width`` pixels."""
+    """``word`` cut into pieces of at most ``width`` pixels: after a hyphen or a slash
+    where one fits ("connected-" / "component"), else between characters."""
     out = []
     while len(word) > 1 and font.size(word)[0] > width:
         lo, hi = 1, len(word) - 1  # the longest prefix that fits (at least one character)
@@ -91,8 +92,10 @@ def _break_word(font: pygame.font.Font, word: str, width: int) -> list[str]:
                 lo = mid
             else:
                 hi = mid - 1
-        out.append(word[:lo])
-        word = word[lo:]
+        soft = max(word.rfind("-", 0, lo), word.rfind("/", 0, lo)) + 1
+        cut = soft if soft > 0 else lo
+        out.append(word[:cut])
+        word = word[cut:]
     out.append(word)
     return out
 

@@ -723,3 +723,22 @@ def test_a_word_too_long_for_its_line_breaks_after_a_hyphen() -> None:
     long = "abcdefghijklmnopqrstuvwxyz"
     lines = wrap(font, long, 60)
     assert "".join(lines) == long and all(font.size(ln)[0] <= 60 for ln in lines)
+
+
+def test_a_gifs_board_stays_in_place_from_frame_to_frame() -> None:
+    """Diagram 16's steps have headlines of one to four lines: every frame's banner is as
+    tall as the tallest, so the board's first rank of squares is on the same row in all."""
+    from viewer.export import Frame, trace_frames
+    from viewer.render import Painter
+    from viewer.state import ExportOptions
+
+    board = get_diagram("paper-16").board()
+    v = logic.detect(board, chess.WHITE, method="paper", trace=True)
+    frame = Frame(board, v, logic.detect(board, chess.BLACK), None, "", None, False)
+    painter = Painter()
+    light = painter.colours["square_light"]
+    tops = set()
+    for surf in trace_frames(painter, frame, ExportOptions(480)):
+        x = surf.get_width() // 2 - 30  # inside d8, a light square
+        tops.add(next(y for y in range(surf.get_height()) if surf.get_at((x, y))[:3] == light))
+    assert len(tops) == 1, tops

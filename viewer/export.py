@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["compose_frame", "save_png", "save_gif", "render_to_file", "trace_frames",
            "ExportError", "banner_text", "Frame", "Exporter", "frame_of", "KINDS",
            "verify_image", "frame_px", "gif_pixels", "write_gif", "gif_frames", "Pixels",
-           "GIF_MAX"]
+           "GIF_MAX", "banner_height"]
 
 #: the export kinds and their file suffixes
 KINDS = {"png": ".png", "gif": ".gif", "svg": ".svg"}
@@ -93,20 +93,32 @@ def frame_px(size: int) -> int:
     return max(11, round(size / 40))
 
 
+def banner_height(painter: Painter, frame: Frame, options: ExportOptions) -> int:
+    """The height of ``frame``'s banner in a picture made with ``options``."""
+    size, px = options.size, frame_px(options.size)
+    width = size - 2 * max(4, size // 80)
+    b = frame_banner(frame.verdict, frame.other, frame.index, frame.caption, frame.kpk)
+    icon = max(9, min(px * 3 // 2, 60))
+    fitted = painter.fit_text(b.blocks, width - 38 - 2 * icon, 100_000, banner_roles(px))
+    return max(fitted.height + 8, 2 * icon + 12)
+
+
 def compose_frame(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_OPTIONS,
-                  *, overlay: Overlay | None = None) -> pygame.Surface:
+                  *, overlay: Overlay | None = None, banner_at_least: int = 0
+                  ) -> pygame.Surface:
     """A stand-alone picture of ``frame``: the banner, the board (with its overlay), the
     explanation and the legend, each as ``options`` says; text and legend scale with
-    ``options.size`` and wrap, and the picture is as tall as they need."""
+    ``options.size`` and wrap, and the picture is as tall as they need.  The banner is at
+    least ``banner_at_least`` pixels tall (a GIF's frames share their tallest, so the board
+    stays in place)."""
     size, px = options.size, frame_px(options.size)
     pad = max(4, size // 80)
     width = size - 2 * pad
     parts: list[tuple[str, int, Any]] = []
     if options.banner:
         b = frame_banner(frame.verdict, frame.other, frame.index, frame.caption, frame.kpk)
-        icon = max(9, min(px * 3 // 2, 60))
-        fitted = painter.fit_text(b.blocks, width - 38 - 2 * icon, 100_000, banner_roles(px))
-        parts.append(("banner", max(fitted.height + 8, 2 * icon + 12), b))
+        parts.append(("banner", max(banner_at_least, banner_height(painter, frame, options)),
+                      b))
     parts.append(("board", size, None))
     if options.explanation:
         text = frame_explanation(frame.verdict, frame.index, frame.caption)
@@ -244,11 +256,14 @@ def write_gif(frames: list[Pixels], path: str | Path, *, duration_ms: int = 600,
 
 def trace_frames(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_OPTIONS
                  ) -> Iterator[pygame.Surface]:
-    """One picture per step of the frame's verdict, then the live verdict."""
+    """One picture per step of the frame's verdict, then the live verdict; every banner as
+    tall as the tallest, so the board does not jump from frame to frame."""
     v = frame.verdict
-    for k in range(len(v.steps) if v is not None else 0):
-        yield compose_frame(painter, _with_index(frame, k), options)
-    yield compose_frame(painter, _with_index(frame, None), options)
+    frames = [_with_index(frame, k) for k in range(len(v.steps) if v is not None else 0)]
+    frames.append(_with_index(frame, None))
+    tallest = max(banner_height(painter, f, options) for f in frames) if options.banner else 0
+    for f in frames:
+        yield compose_frame(painter, f, options, banner_at_least=tallest)
 
 
 def _with_index(frame: Frame, index: int | None) -> Frame:

@@ -49,8 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--side", choices=["white", "black"], default="white")
     r.add_argument("--method", choices=list(logic.METHODS), default="paper")
     r.add_argument("--size", type=int, default=640,
-                   help=f"board size in pixels, {RENDER_SIZES[0]} to {RENDER_SIZES[1]} (text "
-                   "and legend scale with it)")
+                   help=f"the picture's width in pixels, {RENDER_SIZES[0]} to {RENDER_SIZES[1]}: "
+                   "the board with its coordinates (text and legend scale with it)")
     r.add_argument("--flip", action="store_true", help="Black at the bottom")
     r.add_argument("--board-only", action="store_true",
                    help="the board and pieces only (no overlays, banner, legend, explanation)")

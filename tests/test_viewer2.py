@@ -742,3 +742,14 @@ def test_a_gifs_board_stays_in_place_from_frame_to_frame() -> None:
         x = surf.get_width() // 2 - 30  # inside d8, a light square
         tops.add(next(y for y in range(surf.get_height()) if surf.get_at((x, y))[:3] == light))
     assert len(tops) == 1, tops
+
+
+def test_projector_mode_gives_the_legend_larger_type() -> None:
+    """Read from the back of a room: projector mode lays the legend out for 1.5 times the
+    window's text size (up to half the column), not the desk's."""
+    from viewer.layout import compute_layout, legend_height
+
+    for size in ((1280, 720), (1920, 1080)):
+        lay = compute_layout(size, legend=LEGEND, projector=True)
+        desk_type = legend_height(lay.legend.width, LEGEND, lay.px, False)
+        assert lay.legend.height >= desk_type * 1.3, (size, lay.legend, desk_type)

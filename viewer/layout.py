@@ -27,11 +27,13 @@ import pygame
 
 from viewer.theme import PANE_LABELS, PANES, LegendItem
 
-__all__ = ["Row", "Layout", "Slot", "CONTROL_ROWS", "MIN_SIZE", "PANES", "PANE_LABELS",
-           "compute_layout", "ui_scale", "legend_height"]
+__all__ = ["Row", "Layout", "Slot", "CONTROL_ROWS", "MIN_SIZE", "PROJECTOR_LEGEND", "PANES",
+           "PANE_LABELS", "compute_layout", "ui_scale", "legend_height"]
 
 #: the smallest window the layout is designed for (the window cannot be made smaller)
 MIN_SIZE = (900, 650)
+#: projector mode's legend type, relative to the window's text size
+PROJECTOR_LEGEND = 1.5
 
 
 class Row(NamedTuple):
@@ -259,7 +261,8 @@ def _projector(size: tuple[int, int], s: float, px: int, legend: Sequence[Legend
     side = min(h - 2 * pad, int(w * 0.62))
     board = pygame.Rect(pad, (h - side) // 2, side, side)
     right = pygame.Rect(board.right + pad, pad, w - board.right - 2 * pad, h - 2 * pad)
-    lh = min(right.height // 2, legend_height(right.width, legend, px, structure))
+    lpx = round(px * PROJECTOR_LEGEND)  # read from across a room: larger type
+    lh = min(right.height // 2, legend_height(right.width, legend, lpx, structure))
     legend_r = pygame.Rect(right.left, right.bottom - lh, right.width, lh)
     sentence = pygame.Rect(right.left, right.top, right.width, legend_r.top - pad - right.top)
     return Layout((w, h), s, px, pygame.Rect(0, 0, 0, 0), board, legend_r,

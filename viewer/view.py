@@ -16,7 +16,7 @@ from viewer.actions import help_lines
 from viewer.analysis import AnalysisResult
 from viewer.analysis_pane import COLUMNS
 from viewer.gesture import GESTURE_HELP, Press
-from viewer.layout import Layout
+from viewer.layout import PROJECTOR_LEGEND, Layout
 from viewer.render import (
     ARROW_STYLES,
     Painter,
@@ -104,7 +104,9 @@ class BoardView:
             img = painter.pieces.get(dragged.piece.symbol(), sq)
             screen.blit(img, img.get_rect(center=dragged.cursor))
         bg = c["panel"] if layout.panel.colliderect(layout.legend) else c["background"]
-        painter.render_legend(screen, layout.legend, state.legend(), layout.px,
+        # projector mode: the legend in larger type too (it shrinks again if it must)
+        lpx = round(layout.px * PROJECTOR_LEGEND) if layout.projector else layout.px
+        painter.render_legend(screen, layout.legend, state.legend(), lpx,
                               structure=state.structure_layer, background=bg)
         if layout.projector:
             self._projector(screen, layout)

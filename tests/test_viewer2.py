@@ -753,3 +753,22 @@ def test_projector_mode_gives_the_legend_larger_type() -> None:
         lay = compute_layout(size, legend=LEGEND, projector=True)
         desk_type = legend_height(lay.legend.width, LEGEND, lay.px, False)
         assert lay.legend.height >= desk_type * 1.3, (size, lay.legend, desk_type)
+
+
+def test_a_figures_legend_lists_what_the_figure_draws() -> None:
+    """Diagram 16's final verdict draws fixed pawns, the fence, the marked squares, a holding
+    pawn and the king's must-stand squares, but removes no pawn and recomputes no fence:
+    its picture's legend says so; a picture without overlays has no legend lines; the
+    window keeps every line."""
+    from viewer.export import Frame
+
+    board = get_diagram("paper-16").board()
+    v = logic.detect(board, chess.WHITE, method="paper", trace=True)
+    frame = Frame(board, v, logic.detect(board, chess.BLACK), None, "", None, False)
+    texts = [i.text for i in frame.legend()]
+    assert any(t.startswith("fixed pawn") for t in texts)
+    assert any(t.startswith("the defending king must stand here") for t in texts)
+    assert not any(t.startswith(("removed", "fence recomputed", "changed in this step",
+                                 "dynamic pawn that breaks")) for t in texts)
+    assert frame.legend(overlays=False) == ()
+    assert len(LEGEND) > len(texts)

@@ -28,7 +28,7 @@ import pygame
 import logic
 from logic.files import atomic_write
 from logic.verdict import Verdict
-from viewer.overlay import EMPTY, Overlay, live_overlay, step_overlay
+from viewer.overlay import EMPTY, Overlay, legend_drawn, live_overlay, step_overlay
 from viewer.render import Painter, banner_roles
 from viewer.state import DEFAULT_OPTIONS, ExportOptions
 from viewer.text import banner_text, frame_banner, frame_explanation
@@ -72,14 +72,16 @@ class Frame:
         return step_overlay(v, self.index) if self.index is not None and v.steps \
             else live_overlay(v)
 
-    def legend(self) -> tuple[LegendItem, ...]:
-        """The legend of this frame: its method's items (for the exact prover only the
-        king map line its verdict needs) and the KPK items on a KPK position."""
+    def legend(self, overlays: bool = True) -> tuple[LegendItem, ...]:
+        """The legend of this frame: the lines of its method's items (and the KPK items
+        on a KPK position) for what its overlay draws (``overlays`` False: the board
+        without one, so no line)."""
         v = self.verdict
         method = v.method if v is not None else "paper"
         code = v.code if v is not None and v.status == "ok" else \
             ("none" if v is not None else None)
-        return legend_items(method, kpk=bool(self.kpk), code=code)
+        return legend_drawn(legend_items(method, kpk=bool(self.kpk), code=code),
+                            self.overlay() if overlays else EMPTY)
 
 
 def frame_of(state: ViewerState) -> Frame:
@@ -125,8 +127,8 @@ def compose_frame(painter: Painter, frame: Frame, options: ExportOptions = DEFAU
         roles = {"sub": Role(px)}
         fitted = painter.fit_text([Block(text, "sub")], width, 100_000, roles)
         parts.append(("explanation", fitted.height + pad, text))
-    if options.legend:
-        items = frame.legend()
+    items = frame.legend(options.overlays) if options.legend else ()
+    if items:
         plan = painter.legend_plan((width, 100_000), items, px, False)
         parts.append(("legend", plan[3] + pad, items))
     surf = pygame.Surface((size, sum(h for _n, h, _x in parts) + pad * (len(parts) + 1)))

@@ -29,9 +29,9 @@ import chess
 
 from logic.registry import METHODS
 from logic.verdict import Verdict
-from viewer.theme import CATEGORY_LETTER
+from viewer.theme import CATEGORY_LETTER, LegendItem
 
-__all__ = ["Overlay", "live_overlay", "step_overlay", "badge_letter", "EMPTY"]
+__all__ = ["Overlay", "live_overlay", "step_overlay", "badge_letter", "EMPTY", "legend_drawn"]
 
 
 @dataclass(frozen=True)
@@ -189,3 +189,31 @@ def step_overlay(v: Verdict, k: int) -> Overlay:
         fen=fen,
         arrow=_arrow(current) if current is not None else None,
     )
+
+
+def _drawn_styles(ov: Overlay) -> set[str]:
+    """The legend styles ``ov`` draws something of."""
+    oks = {ok for _letter, ok in ov.badges.values()}
+    drawn = {style for style, bits in (
+        ("hatch", ov.marked), ("fence", ov.fence), ("dots", ov.below), ("fixed", ov.fixed),
+        ("cross", ov.removed), ("recompute", ov.joined | ov.left | ov.fresh),
+        ("outline", ov.changed), ("thin", ov.king_mask), ("edge", ov.kpk_square),
+        ("key", ov.kpk_keys)) if bits}
+    drawn |= {"letters"} if ov.badges else set()
+    drawn |= {"holds"} if True in oks else set()
+    drawn |= {"breaks"} if False in oks else set()
+    drawn |= {"ghost"} if ov.ghosts is not None else set()
+    drawn |= {"move"} if ov.arrow is not None else set()
+    return drawn
+
+
+def legend_drawn(items: tuple[LegendItem, ...], ov: Overlay) -> tuple[LegendItem, ...]:
+    """The lines of ``items`` that ``ov`` draws something for (a figure's legend lists what
+    is in the figure; the window keeps every line so that its layout stays put).  A king
+    map line needs a king map of its kind (H holds / B breaks); arrows of the analysis are
+    kept (an overlay does not hold them)."""
+    drawn = _drawn_styles(ov)
+    kind = "kingmap_holds" if ov.kingmap_holds else "kingmap_breaks"
+    return tuple(i for i in items if i.style in drawn or i.style == "arrows"
+                 or (i.style == "kingmap" and ov.kingmap and i.colour == kind))
+

@@ -440,8 +440,8 @@ def frame_svg(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_O
     if options.explanation:
         words = frame_explanation(frame.verdict, frame.index, frame.caption)
         y += _text(root, painter, [Block(words, "sub")], {"sub": Role(px)}, pad, y, width) + pad
-    if options.legend:
-        items = frame.legend()
+    items = frame.legend(options.overlays) if options.legend else ()
+    if items:
         y += _legend(root, painter, items, px, pad, y, width) + pad
     root.set("height", str(y))
     root.set("viewBox", f"0 0 {size} {y}")

@@ -18,7 +18,7 @@ from logic.bitboards import orient
 from logic.records import NO_BOARDS
 from logic.registry import METHODS, DetectError, get_method
 from logic.static import CACHE_LIMIT
-from logic.steps import Recorder
+from logic.steps import Recorder, Step
 from logic.verdict import Verdict
 
 __all__ = ["detect", "detect_bitboards", "is_blocked", "prepare", "clear_cache", "cache_info",
@@ -69,6 +69,8 @@ def detect(
     if len(prep) == 2:
         return Verdict(bool(color), method, False, "not applicable", prep[0], prep[0], prep[1],
                        NO_BOARDS, (), (0, 0))
+    if m.static and key[6] is not None and board.has_legal_en_passant():
+        return _en_passant(board, color, method, trace)
     if not m.static:  # decides on the board itself, one side at a time
         return m.decide_board(board, color, key, trace, max_seconds=seconds)
     w, b, wk, bk = prep
@@ -80,6 +82,37 @@ def detect(
         cache.clear()
     cache[key] = pair
     return pair[1] if color else pair[0]
+
+
+def _en_passant(board: chess.Board, color: chess.Color, method: str, trace: bool) -> Verdict:
+    """A static method on a board where the side to move may capture en passant: the
+    methods judge a pawn structure, not that one-move option, so the board is judged
+    without it and, when ``color`` is the side to move, after each such capture too:
+    ``color`` cannot win only if it cannot win either way (a claim from the structure
+    alone was refuted by the exact prover: ``...gxh6`` e.p. promotes).  The defender's
+    own capture can only help the defender."""
+    plain = board.copy(stack=False)
+    plain.ep_square = None
+    v = detect(plain, color, method=method, trace=trace)
+    if board.turn != color or not v.blocked:
+        return v
+    for move in board.legal_moves:
+        if not board.is_en_passant(move):
+            continue
+        after = board.copy(stack=False)
+        after.push(move)
+        if detect(after, color, method=method).blocked:
+            continue
+        san = board.san(move)
+        out = Verdict(bool(color), method, False, "en passant", "ok", "en-passant", (san,),
+                      NO_BOARDS, (), v.kings)
+        if trace:
+            out = out._replace(steps=(*v.steps, Step(
+                "en-passant", "en passant", "verdict",
+                f"but {chess.COLOR_NAMES[color].capitalize()} may capture en passant ({san}),"
+                f" and the position after it is not proved blocked: no blockage claimed.")))
+        return out
+    return v
 
 
 def prepare(board: chess.Board, board_key: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -94,6 +94,9 @@ def verdict_reason(v: Verdict) -> str:
         return _not_applicable(code, args)
     if code == "material":
         return f"{nm.us} has no pawns left (material)"
+    if code == "en-passant":
+        return (f"{nm.us} can capture en passant ({args[0]}), and the position after it is "
+                f"not proved blocked ({v.rule})")
     method = METHODS.get(v.method)
     own = method.reason(v, nm) if method is not None else None
     if own is not None:

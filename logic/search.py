@@ -311,10 +311,12 @@ class Searcher:
             return early
         entry = self.tt.get(key)
         blocked = entry[4] if entry is not None else None
-        if blocked is None and self.use_blockage and beta > DRAW:
+        if blocked is None and self.use_blockage and beta > DRAW and pos[5] < 0:
             # paper Figure 4's question, asked the first time a node is met: when the
             # answer ends the node here (alpha >= 0) it is stored at once in a
-            # score-less entry; otherwise it travels with the node's entry
+            # score-less entry; otherwise it travels with the node's entry.  Not where
+            # the side to move may capture en passant: the detectors judge the pawn
+            # structure without that move (a "blocked" there was refuted by exact)
             blocked = self._is_blocked(pos[0], pos[1], pos[2], pos[3], pos[4])
             if blocked and alpha >= DRAW:
                 self.tt[key] = (entry._replace(blocked=True) if entry is not None

@@ -38,6 +38,7 @@ RULE_TITLES: dict[str, str] = {
     "x4": "the lowest fence, every dynamic pawn held by pawns (extended, x4)",
     "x5": "the shut-in king: White's whole play enumerated, Black marking time (extended, x5)",
     "not applicable": "not a legal king-and-pawn position",
+    "en passant": "a capture en passant pending: judged without it and after it",
 }
 
 

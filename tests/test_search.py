@@ -179,3 +179,15 @@ def test_bench_search_times_one_tree_per_setting() -> None:
     for t in r.values():
         assert t["nodes"] > 0 and t["nps"] == pytest.approx(t["nodes"] / t["seconds"])
     assert gc.isenabled()
+
+
+def test_the_search_asks_no_blockage_where_en_passant_is_pending(capsys) -> None:
+    """Figure 4's question at a node where the side to move may capture en passant was
+    answered from the pawn structure alone: the search scored 0.00 a position whose own
+    line promotes (1. dxc6 e.p.).  It now finds the win, as without detection."""
+    fen = "7k/5p1p/3p1P1P/2pP4/p1P5/P7/2P1K3/8 w - c6 0 1"
+    assert main(["search", fen, "--depth", "17", "--json"]) == 0
+    on = json.loads(capsys.readouterr().out)
+    assert main(["search", fen, "--depth", "17", "--json", "--no-blockage"]) == 0
+    off = json.loads(capsys.readouterr().out)
+    assert on["score_cp"] > 500 and on["score_cp"] == off["score_cp"]

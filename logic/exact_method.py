@@ -193,7 +193,7 @@ class ExactMethod(Method):
                 return f"{v.side} breaks through — proved (exact, {r.ms / 1000:.2f} s)"
             first, shown = _first_blow(d, v.color)
             more = " …" if len(d.san) > shown else ""
-            return f"{v.side} breaks through: {first}{more} {_ends(r)} in {r.plies} plies"
+            return f"{v.side} breaks through: {first}{more} {_ends(r)} in {_plies(r.plies)}"
         return (f"{v.side}: unknown — the exact prover's budget ran out "
                 f"({_work(r)}, {r.ms / 1000:.2f} s; no guess)")
 
@@ -215,7 +215,7 @@ class ExactMethod(Method):
                     f"{_work(r)}, {secs:.2f} s{how})")
         if v.code == "breaks":
             line = f": {_numbered(d)}" if d.san else ""
-            return (f"{name.us} breaks through, {_ends(r)} in {r.plies} plies (exact: "
+            return (f"{name.us} breaks through, {_ends(r)} in {_plies(r.plies)} (exact: "
                     f"{_work(r)}, {secs:.2f} s){line}")
         return (f"unknown: the exact prover's budget ran out after "
                 f"{_work(r)} and {secs:.2f} s (no guess)")
@@ -272,6 +272,11 @@ class ExactMethod(Method):
 def _ends(r: ExactResult) -> str:
     return {"promotion": "promotes", "defender-promotion": "forces the defender to promote",
             "mate": "mates"}.get(r.ends, "ends the blockage")
+
+
+def _plies(n: int | None) -> str:
+    """"1 ply", "9 plies"."""
+    return f"{n} ply" if n == 1 else f"{n} plies"
 
 
 def _first_blow(d: ExactDetail, color: chess.Color) -> tuple[str, int]:

@@ -770,5 +770,7 @@ def test_a_figures_legend_lists_what_the_figure_draws() -> None:
     assert any(t.startswith("the defending king must stand here") for t in texts)
     assert not any(t.startswith(("removed", "fence recomputed", "changed in this step",
                                  "dynamic pawn that breaks")) for t in texts)
-    assert frame.legend(overlays=False) == ()
+    from viewer.overlay import EMPTY
+
+    assert frame.legend(EMPTY) == ()
     assert len(LEGEND) > len(texts)

@@ -200,6 +200,7 @@ class CodePanel:
         self.scroll = 0
         self._followed: Any = None
         self._rows_memo: tuple[Any, list[tuple[int, int, str]]] = (None, [])
+        self._area_memo: tuple[Any, tuple[int, int]] = (None, (0, 0))
 
     def place(self, rect: pygame.Rect, px: int) -> None:
         """Put the part in ``rect`` (an empty rectangle hides it) with text of ``px`` pixels."""
@@ -267,7 +268,14 @@ class CodePanel:
 
     def _code_area(self, listing: Listing | None, step: Step | None) -> tuple[int, int]:
         """The listing's top and height in the pane: below the title, above the step's
-        variables (at most a third of the pane)."""
+        variables (at most a third of the pane); kept until the listing, step or size
+        changes (every frame asks)."""
+        key = (listing.title if listing else None, Same(step), self.rect.size, self.px)
+        if self._area_memo[0] != key:
+            self._area_memo = (key, self._measure_area(listing, step))
+        return self._area_memo[1]
+
+    def _measure_area(self, listing: Listing | None, step: Step | None) -> tuple[int, int]:
         w, h = self.rect.size
         bold, regular = self.painter.fonts.get(self.px, "bold"), self.painter.fonts.get(self.px)
         top = 3 + len(self._title(listing, w)) * bold.get_linesize() + 4

@@ -31,7 +31,7 @@ from logic.verdict import Verdict
 from viewer.overlay import EMPTY, Overlay, legend_drawn, live_overlay, step_overlay
 from viewer.render import Painter, banner_roles
 from viewer.state import DEFAULT_OPTIONS, ExportOptions
-from viewer.text import banner_text, frame_banner, frame_explanation
+from viewer.text import Banner, banner_text, frame_banner, frame_explanation
 from viewer.theme import Block, LegendItem, Role, legend_items
 
 if TYPE_CHECKING:
@@ -72,16 +72,16 @@ class Frame:
         return step_overlay(v, self.index) if self.index is not None and v.steps \
             else live_overlay(v)
 
-    def legend(self, overlays: bool = True) -> tuple[LegendItem, ...]:
+    def legend(self, drawn: Overlay | None = None) -> tuple[LegendItem, ...]:
         """The legend of this frame: the lines of its method's items (and the KPK items
-        on a KPK position) for what its overlay draws (``overlays`` False: the board
-        without one, so no line)."""
+        on a KPK position) for what the overlay ``drawn`` draws (by default this frame's
+        own; :data:`~viewer.overlay.EMPTY` for a board without one: no line)."""
         v = self.verdict
         method = v.method if v is not None else "paper"
         code = v.code if v is not None and v.status == "ok" else \
             ("none" if v is not None else None)
         return legend_drawn(legend_items(method, kpk=bool(self.kpk), code=code),
-                            self.overlay() if overlays else EMPTY)
+                            self.overlay() if drawn is None else drawn)
 
 
 def frame_of(state: ViewerState) -> Frame:
@@ -95,11 +95,14 @@ def frame_px(size: int) -> int:
     return max(11, round(size / 40))
 
 
-def banner_height(painter: Painter, frame: Frame, options: ExportOptions) -> int:
-    """The height of ``frame``'s banner in a picture made with ``options``."""
+def _banner(frame: Frame) -> Banner:
+    return frame_banner(frame.verdict, frame.other, frame.index, frame.caption, frame.kpk)
+
+
+def banner_height(painter: Painter, b: Banner, options: ExportOptions) -> int:
+    """The height banner ``b`` takes in a picture made with ``options``."""
     size, px = options.size, frame_px(options.size)
     width = size - 2 * max(4, size // 80)
-    b = frame_banner(frame.verdict, frame.other, frame.index, frame.caption, frame.kpk)
     icon = max(9, min(px * 3 // 2, 60))
     fitted = painter.fit_text(b.blocks, width - 38 - 2 * icon, 100_000, banner_roles(px))
     return max(fitted.height + 8, 2 * icon + 12)
@@ -118,16 +121,16 @@ def compose_frame(painter: Painter, frame: Frame, options: ExportOptions = DEFAU
     width = size - 2 * pad
     parts: list[tuple[str, int, Any]] = []
     if options.banner:
-        b = frame_banner(frame.verdict, frame.other, frame.index, frame.caption, frame.kpk)
-        parts.append(("banner", max(banner_at_least, banner_height(painter, frame, options)),
-                      b))
+        b = _banner(frame)
+        parts.append(("banner", max(banner_at_least, banner_height(painter, b, options)), b))
+    ov = (overlay if overlay is not None else frame.overlay()) if options.overlays else EMPTY
     parts.append(("board", size, None))
     if options.explanation:
         text = frame_explanation(frame.verdict, frame.index, frame.caption)
         roles = {"sub": Role(px)}
         fitted = painter.fit_text([Block(text, "sub")], width, 100_000, roles)
         parts.append(("explanation", fitted.height + pad, text))
-    items = frame.legend(options.overlays) if options.legend else ()
+    items = frame.legend(ov) if options.legend else ()
     if items:
         plan = painter.legend_plan((width, 100_000), items, px, False)
         parts.append(("legend", plan[3] + pad, items))
@@ -139,9 +142,8 @@ def compose_frame(painter: Painter, frame: Frame, options: ExportOptions = DEFAU
         if name == "banner":
             painter.render_banner(surf, rect, extra.kind, extra.blocks, px)
         elif name == "board":
-            ov = overlay if overlay is not None else frame.overlay()
             painter.render_board(surf, pygame.Rect(0, y, size, size), frame.board,
-                                 overlay=ov if options.overlays else EMPTY,
+                                 overlay=ov,
                                  flipped=frame.flipped)
         elif name == "explanation":
             painter.render_text(surf, rect, [Block(extra, "sub")], {"sub": Role(px)})
@@ -263,7 +265,8 @@ def trace_frames(painter: Painter, frame: Frame, options: ExportOptions = DEFAUL
     v = frame.verdict
     frames = [_with_index(frame, k) for k in range(len(v.steps) if v is not None else 0)]
     frames.append(_with_index(frame, None))
-    tallest = max(banner_height(painter, f, options) for f in frames) if options.banner else 0
+    tallest = (max(banner_height(painter, _banner(f), options) for f in frames)
+               if options.banner else 0)
     for f in frames:
         yield compose_frame(painter, f, options, banner_at_least=tallest)
 

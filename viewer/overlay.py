@@ -216,4 +216,3 @@ def legend_drawn(items: tuple[LegendItem, ...], ov: Overlay) -> tuple[LegendItem
     kind = "kingmap_holds" if ov.kingmap_holds else "kingmap_breaks"
     return tuple(i for i in items if i.style in drawn or i.style == "arrows"
                  or (i.style == "kingmap" and ov.kingmap and i.colour == kind))
-

@@ -429,7 +429,8 @@ def frame_svg(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_O
         for el in (bar, stripe):
             el.set("height", str(used + 8))
         y += used + 8 + pad
-    nested = board_svg(frame.board, frame.overlay() if options.overlays else EMPTY, c,
+    ov = frame.overlay() if options.overlays else EMPTY
+    nested = board_svg(frame.board, ov, c,
                        frame.flipped)
     nested.set("x", "0")
     nested.set("y", str(y))
@@ -440,7 +441,7 @@ def frame_svg(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_O
     if options.explanation:
         words = frame_explanation(frame.verdict, frame.index, frame.caption)
         y += _text(root, painter, [Block(words, "sub")], {"sub": Role(px)}, pad, y, width) + pad
-    items = frame.legend(options.overlays) if options.legend else ()
+    items = frame.legend(ov) if options.legend else ()
     if items:
         y += _legend(root, painter, items, px, pad, y, width) + pad
     root.set("height", str(y))

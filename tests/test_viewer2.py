@@ -622,6 +622,41 @@ def test_svg_export_matches_the_png_square_by_square(tmp_path) -> None:
         assert worst(board, ours, bare)[0] > 60, fen
 
 
+def test_svg_text_stays_where_the_png_puts_it(tmp_path) -> None:
+    """The SVG's text is placed character by character where the PNG draws it, so a real
+    renderer that substitutes another font (CairoSVG ignores ``textLength``; here it
+    falls back to DejaVu Sans, wider than the PNG's Noto Sans) still keeps every line in
+    its column: the rasterised SVG is as tall as the PNG, and the picture's right margin,
+    where no text of the PNG reaches, stays background."""
+    try:
+        import cairosvg
+    except (ImportError, OSError) as exc:
+        pytest.skip(f"no SVG renderer: CairoSVG cannot be imported ({exc})")
+    import numpy as np
+    from PIL import Image
+
+    from viewer.svg import frame_svg
+
+    painter = Painter()
+    bg = painter.colours["background"]
+    for fen, method, size in ((D3, "flood", 480), (WIKI, "paper", 900), (D16, "paper", 320)):
+        board = chess.Board(fen)
+        v = logic.detect(board, chess.WHITE, method=method, trace=True)
+        frame = Frame(board, v, None, None, caption="A caption long enough to fill a "
+                      "whole line of the explanation under the board, and then some more")
+        opts = ExportOptions(size, True, True, True, True)
+        png = compose_frame(painter, frame, opts)
+        svg = tmp_path / "t.svg"
+        svg.write_text(frame_svg(painter, frame, opts))
+        cairosvg.svg2png(url=str(svg), write_to=str(tmp_path / "t.png"))
+        raster = Image.open(tmp_path / "t.png").convert("RGB")
+        pad = max(4, size // 80)
+        strip = np.asarray(raster.crop((size - pad // 2, 0, size, raster.size[1])), int)
+        stray = int((np.abs(strip - np.array(bg)).max(axis=2) > 40).sum())
+        assert not stray, (fen, size, stray)
+        assert raster.size == png.get_size(), (fen, raster.size, png.get_size())
+
+
 # -- 6. an idle window sleeps -------------------------------------------------------------------
 def test_an_idle_window_draws_nothing_until_something_happens(home) -> None:
     a = make(home, fen=D16)

@@ -24,6 +24,7 @@ from viewer.textfit import Fitted, Fonts, fit, wrap
 from viewer.theme import COLOURS, RGB, Block, LegendItem, Role
 
 __all__ = ["Painter", "square_at", "board_geometry", "display_format", "banner_roles",
+           "BANNER_ICONS", "banner_icon_radius",
            "STRUCTURE_KEY", "ARROW_STYLES", "fill_except", "board_cover", "shown_board"]
 
 #: the pawn-structure layer's key, under the legend
@@ -45,6 +46,17 @@ def banner_roles(px: int) -> dict[str, Role]:
     return {"head": Role(round(px * 1.6), "bold"), "sub": Role(px, least=0.85),
             "muted": Role(px, "regular", "muted", 0.85),
             "label": Role(round(px * 0.9), "regular", "muted", 0.85)}
+
+
+#: the banner's icon by kind (a shape and a sign besides the bar's colour)
+BANNER_ICONS = {"blocked": "½", "open": "!", "busy": "…"}
+
+
+def banner_icon_radius(height: int, px: int) -> int:
+    """The radius of the banner's icon in a banner ``height`` pixels tall whose body text
+    is ``px``; the text starts ``30 + 2 * radius`` pixels from the banner's left edge and
+    ends 8 pixels before its right."""
+    return max(9, min(height * 3 // 10, px * 3 // 2))
 
 
 def display_format(surface: pygame.Surface, alpha: bool = True) -> pygame.Surface:
@@ -690,7 +702,7 @@ class Painter:
         an icon (½, !, ?, … while a proof runs) and ``blocks`` wrapped in
         :func:`banner_roles` sizes for ``px`` (grown up to ``most`` times when there is
         room, shrunk when there is not)."""
-        icon_r = max(9, min(rect.height * 3 // 10, px * 3 // 2))
+        icon_r = banner_icon_radius(rect.height, px)
         text_rect = pygame.Rect(rect.left + 30 + 2 * icon_r, rect.top + 4,
                                 rect.width - 38 - 2 * icon_r, rect.height - 8)
         surf = self._cached(("banner", kind, rect.size, icon_r),
@@ -707,7 +719,7 @@ class Painter:
         pygame.draw.rect(surface, c["panel"], rect, border_radius=6)
         pygame.draw.rect(surface, colour, (rect.left, rect.top, 10, rect.height),
                          border_top_left_radius=6, border_bottom_left_radius=6)
-        icon = {"blocked": "½", "open": "!", "busy": "…"}.get(kind, "?")
+        icon = BANNER_ICONS.get(kind, "?")
         centre = (rect.left + 18 + r, rect.top + 6 + r)
         pygame.draw.circle(surface, colour, centre, r)
         t = self.fonts.get(max(14, r * 5 // 4), "bold").render(icon, True, (0, 0, 0))

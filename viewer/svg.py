@@ -18,11 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 import chess.svg
+import pygame
 
 from viewer.overlay import EMPTY, Overlay
-from viewer.render import banner_roles, shown_board
+from viewer.render import BANNER_ICONS, banner_icon_radius, banner_roles, shown_board
 from viewer.state import DEFAULT_OPTIONS, ExportOptions
 from viewer.text import frame_banner, frame_explanation
+from viewer.textfit import Fonts
 from viewer.theme import RGB, Block, LegendItem, Role
 
 if TYPE_CHECKING:
@@ -38,6 +40,7 @@ ET.register_namespace("xlink", XLINK_NS)
 SQ, MARGIN = chess.svg.SQUARE_SIZE, 15
 FULL = 2 * MARGIN + 8 * SQ
 FONT = "Noto Sans, DejaVu Sans, Arial, sans-serif"
+MONO = "Fira Code, DejaVu Sans Mono, monospace"
 
 
 def _hex(c: RGB) -> str:
@@ -229,15 +232,13 @@ def _move_arrow(g: ET.Element, ov: Overlay, c: dict[str, RGB], flipped: bool) ->
     _el(g, "path", d=f"M{x1:.1f} {y1:.1f} L{bx + px:.1f} {by + py:.1f} "
         f"L{bx - px:.1f} {by - py:.1f} Z", fill=colour, stroke="#000", stroke_width=1.5)
     if label:
-        h, w = SQ / 4 + 2, SQ / 4 * 0.6 * len(label) + 10
+        px = SQ / 4
+        xs = _advances(label, px, "bold")
+        h, w = px + 2, xs[-1] + 10
         lx, ly = x0 - w / 2, y0 + SQ / 2 - 2 - h
         _el(g, "rect", x=lx, y=ly, width=w, height=h, rx=5, fill=colour, stroke="#000",
             stroke_width=2)
-        # as wide as the pill leaves room for, whatever font the reader substitutes
-        t = _el(g, "text", x=x0, y=ly + h * 0.78, font_size=SQ / 4, font_family=FONT,
-                font_weight="bold", text_anchor="middle", fill="#fff",
-                textLength=f"{w - 10:.1f}", lengthAdjust="spacingAndGlyphs")
-        t.text = label
+        _placed(g, label, lx + 5, ly + h * 0.78, px, xs, "#fff", "bold")
 
 
 def _ghosts(root: ET.Element, ov: Overlay, c: dict[str, RGB], flipped: bool) -> None:
@@ -307,18 +308,47 @@ def _text(parent: ET.Element, painter: Painter, blocks: list[Block], roles: dict
         if line.text:
             font = painter.fonts.get(line.px, line.style)
             _words(parent, line.text, x + line.x, y + line.y + font.get_ascent(), line.px,
-                   font.size(line.text)[0], painter.colours[line.colour], line.style == "bold")
+                   painter.colours[line.colour], line.style)
     return fitted.height
 
 
-def _words(parent: ET.Element, text: str, x: float, y: float, px: int, width: int,
-           colour: RGB, bold: bool = False) -> None:
-    """A line of text as wide as the PNG draws it (``textLength``): whatever font the
-    SVG renderer has, the line ends where the PNG's does."""
-    t = _el(parent, "text", x=x, y=y, font_size=px, font_family=FONT, fill=_hex(colour),
-            font_weight="bold" if bold else "normal", textLength=width,
-            lengthAdjust="spacingAndGlyphs")
+_FONTS: list[Fonts] = []  # the PNG's fonts, loaded on first use
+
+
+def _font(px: int, style: str) -> pygame.font.Font:
+    if not _FONTS:
+        _FONTS.append(Fonts())
+    return _FONTS[0].get(px, style)
+
+
+def _advances(text: str, px: float, style: str = "regular") -> list[float]:
+    """Where each character of ``text`` starts, and (last) where the text ends, in
+    pixels from its start, in the font the PNG draws ``style`` with at ``px`` pixels
+    (an integer size is measured as is, so hinting matches the PNG; another is scaled
+    from 100 pixels)."""
+    size = px if float(px).is_integer() else 100
+    font = _font(int(size), style)
+    k = px / size
+    return [font.size(text[:i])[0] * k for i in range(len(text) + 1)]
+
+
+def _placed(parent: ET.Element, text: str, x: float, y: float, px: float,
+            xs: list[float], fill: str, style: str = "regular") -> None:
+    """``text`` with each character at ``x + xs[i]`` (SVG's list of x positions, which
+    every renderer honours, CairoSVG too): whatever font the reader substitutes, the
+    characters stand where the PNG draws them and the line ends where the PNG's does."""
+    t = _el(parent, "text", x=" ".join(f"{x + d:.1f}" for d in xs[:len(text)]), y=f"{y:.1f}",
+            font_size=f"{px:g}", font_family=MONO if style == "mono" else FONT, fill=fill,
+            font_weight="bold" if style == "bold" else "normal",
+            font_style="italic" if style == "italic" else "normal")
+    t.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")
     t.text = text
+
+
+def _words(parent: ET.Element, text: str, x: float, y: float, px: int, colour: RGB,
+           style: str = "regular") -> None:
+    """A line of text in ``style`` placed character by character where the PNG draws it."""
+    _placed(parent, text, x, y, px, _advances(text, px, style), _hex(colour), style)
 
 
 def _legend(parent: ET.Element, painter: Painter, items: tuple[LegendItem, ...], px: int,
@@ -327,8 +357,8 @@ def _legend(parent: ET.Element, painter: Painter, items: tuple[LegendItem, ...],
     words of each item."""
     from viewer.render import swatch_width
 
-    size_px, cols, labels, _height, _fits = painter.legend_plan((width, 100_000), items, px,
-                                                                False)
+    size_px, cols, labels, height, _fits = painter.legend_plan((width, 100_000), items, px,
+                                                               False)
     font = painter.fonts.get(size_px)
     line = font.get_linesize()
     col_w, sw = width // cols, size_px + 6
@@ -342,10 +372,10 @@ def _legend(parent: ET.Element, painter: Painter, items: tuple[LegendItem, ...],
             _swatch(parent, items[i], cx, y + 1, w, sw - 2, c)
             for k, words in enumerate(labels[i]):
                 _words(parent, words, cx + w + 8, y + k * line + font.get_ascent(), size_px,
-                       font.size(words)[0], c["text"])
+                       c["text"])
             row_h = max(row_h, len(labels[i]) * line)
         y += row_h + 4
-    return int(y - top)
+    return max(height, int(y - top))
 
 
 def _swatch(g: ET.Element, item: LegendItem, x: float, y: float, w: float, h: float,
@@ -377,10 +407,12 @@ def _swatch(g: ET.Element, item: LegendItem, x: float, y: float, w: float, h: fl
         _el(g, "path", d=f"M{x + w:.1f} {y + h / 2:.1f} l{-h / 2:.1f} {-h / 2 + 1:.1f} "
             f"v{h - 2:.1f} Z", fill=colour, stroke="#000", stroke_width=1)
         return
-    if style == "letters":
-        t = _el(g, "text", x=x, y=y + h * 0.8, font_size=h * 0.75, font_family=FONT,
-                font_weight="bold", fill=colour, textLength=w, lengthAdjust="spacingAndGlyphs")
-        t.text = item.letter
+    if style == "letters":  # as large as fits the swatch, as the PNG draws it
+        px = max(8, int(h * 3 // 4))
+        while _advances(item.letter, px, "bold")[-1] > w and px > 8:
+            px -= 1
+        _placed(g, item.letter, x, y + h * 0.8, px, _advances(item.letter, px, "bold"),
+                colour, "bold")
         return
     if style in ("recompute", "arrows"):
         parts = (("url(#pf-joined)", "url(#pf-left)", "none") if style == "recompute" else
@@ -407,6 +439,35 @@ def _swatch(g: ET.Element, item: LegendItem, x: float, y: float, w: float, h: fl
             f"l{-w:.1f} {h:.1f}", stroke=colour, stroke_width=3)
 
 
+def _banner(root: ET.Element, painter: Painter, frame: Frame, options: ExportOptions,
+            x: float, y: float, width: int) -> int:
+    """The verdict banner as :meth:`Painter.render_banner` draws it in a picture (bar,
+    coloured stripe, icon, text at the same place and size); returns its height."""
+    from viewer.export import banner_height, frame_px
+
+    px = frame_px(options.size)
+    b = frame_banner(frame.verdict, frame.other, frame.index, frame.caption, frame.kpk)
+    h = banner_height(painter, b, options)
+    r = banner_icon_radius(h, px)
+    c = painter.colours
+    colour = _hex(c[{"blocked": "banner_blocked", "open": "banner_open"}.get(b.kind,
+                                                                          "banner_na")])
+    g = _el(root, "g", id="banner")
+    _el(g, "rect", x=x, y=y, width=width, height=h, rx=6, fill=_hex(c["panel"]))
+    _el(g, "path", d=f"M{x + 6} {y} h4 v{h} h-4 a6 6 0 0 1 -6 -6 v{-(h - 12)} "
+        f"a6 6 0 0 1 6 -6 Z", fill=colour)
+    cx, cy = x + 18 + r, y + 6 + r
+    _el(g, "circle", cx=cx, cy=cy, r=r, fill=colour)
+    icon, ipx = BANNER_ICONS.get(b.kind, "?"), max(14, r * 5 // 4)
+    font = _font(ipx, "bold")
+    xs = _advances(icon, ipx, "bold")
+    _placed(g, icon, cx - xs[-1] / 2, cy - font.get_height() / 2 + font.get_ascent(), ipx, xs,
+            "#000", "bold")
+    _text(g, painter, list(b.blocks), banner_roles(px), x + 30 + 2 * r, y + 4,
+          width - 38 - 2 * r)
+    return h
+
+
 def frame_svg(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_OPTIONS) -> str:
     """The frame as an SVG document: what :func:`viewer.export.compose_frame` draws."""
     from viewer.export import frame_px
@@ -420,15 +481,7 @@ def frame_svg(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_O
     _patterns(_el(root, "defs"), c)
     y = pad
     if options.banner:
-        b = frame_banner(frame.verdict, frame.other, frame.index, frame.caption, frame.kpk)
-        g = _el(root, "g", id="banner")
-        bar = _el(g, "rect", x=pad, y=y, width=width, rx=6, fill=_hex(c["panel"]))
-        stripe = _el(g, "rect", x=pad, y=y, width=10, fill=_hex(c[{
-            "blocked": "banner_blocked", "open": "banner_open"}.get(b.kind, "banner_na")]))
-        used = _text(g, painter, list(b.blocks), banner_roles(px), pad + 20, y + 4, width - 28)
-        for el in (bar, stripe):
-            el.set("height", str(used + 8))
-        y += used + 8 + pad
+        y += _banner(root, painter, frame, options, pad, y, width) + pad
     ov = frame.overlay() if options.overlays else EMPTY
     nested = board_svg(frame.board, ov, c,
                        frame.flipped)
@@ -440,10 +493,11 @@ def frame_svg(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_O
     y += size + pad
     if options.explanation:
         words = frame_explanation(frame.verdict, frame.index, frame.caption)
-        y += _text(root, painter, [Block(words, "sub")], {"sub": Role(px)}, pad, y, width) + pad
+        y += _text(root, painter, [Block(words, "sub")], {"sub": Role(px)}, pad, y, width)
+        y += 2 * pad  # as compose_frame: the text's height and a pad, then a pad
     items = frame.legend(ov) if options.legend else ()
     if items:
-        y += _legend(root, painter, items, px, pad, y, width) + pad
+        y += _legend(root, painter, items, px, pad, y, width) + 2 * pad
     root.set("height", str(y))
     root.set("viewBox", f"0 0 {size} {y}")
     bg.set("height", str(y))

@@ -121,7 +121,7 @@ KEYS: dict[str, tuple[str, ...]] = {
     "play:last": ("end",), "play:prev-phase": ("up",), "play:next-phase": ("down",),
     "back": ("escape",), "method": ("m",), "side": ("s",), "prove": ("r",),
     "structure": ("l",), "png": ("ctrl+s",), "gif": ("ctrl+g",), "svg": ("ctrl+shift+s",),
-    "search": ("e",), "search:less": ("-",), "search:more": ("=",),
+    "search": ("e",), "search:less": ("-",), "search:more": ("=", "+"),
     "line:prev": ("[",), "line:next": ("]",), "line:first": ("ctrl+[",),
     "line:last": ("ctrl+]",), "projector": ("p",),
     "open": ("o",), "help": ("h", "?"), "next-case": ("n", "page down"),

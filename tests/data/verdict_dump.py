@@ -114,9 +114,9 @@ def diff(old: Path, new: Path, engine_path: str | None) -> None:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["dump"]:
+    if sys.argv[1:2] == ["dump"] and len(sys.argv) == 3:
         dump(Path(sys.argv[2]))
-    elif sys.argv[1:2] == ["diff"]:
+    elif sys.argv[1:2] == ["diff"] and len(sys.argv) >= 4:
         eng = sys.argv[sys.argv.index("--engine") + 1] if "--engine" in sys.argv else None
         diff(Path(sys.argv[2]), Path(sys.argv[3]), eng)
     else:

@@ -431,6 +431,8 @@ def test_analysis_pane_lines_in_san_arrows_with_a_legend_and_time(home) -> None:
     assert a.state.search_seconds == 2.0 and a.analysis.result.seconds == 2.0
     frames(a, [key(pygame.K_MINUS, unicode="-")], [key(pygame.K_MINUS, unicode="-")])
     assert a.state.search_seconds == 0.5
+    frames(a, [key(pygame.K_KP_PLUS, unicode="+")])  # a key that types '+' (the keypad's)
+    assert a.state.search_seconds == 1.0
     a.close()
 
 

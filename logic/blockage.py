@@ -60,8 +60,8 @@ def detect(
         m = METHODS[method]
     except (KeyError, TypeError):
         m = get_method(method)  # raises DetectError naming the choices
-    cache = m.boards
-    if not trace:
+    cache = m.boards  # None: the method keeps no per-board cache
+    if not trace and cache is not None:
         pair = cache.get(key)
         if pair is not None:
             return pair[1] if color else pair[0]
@@ -78,9 +78,10 @@ def detect(
         return m.analyse(*orient(w, b, wk, bk, color), bool(color), Recorder(bool(color)))
     # decide both colours at once: callers nearly always ask for both
     pair = m.pair(w, b, wk, bk)
-    if len(cache) >= CACHE_LIMIT:
-        cache.clear()
-    cache[key] = pair
+    if cache is not None:
+        if len(cache) >= CACHE_LIMIT:
+            cache.clear()
+        cache[key] = pair
     return pair[1] if color else pair[0]
 
 

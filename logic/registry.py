@@ -37,7 +37,10 @@ class Method:
     king's region: ``"below"`` or ``"flood"``), ``kingmap_codes`` (the verdict codes
     whose king mask holds the squares where the defending king holds, drawn as a king
     map rather than as squares it must stand on), ``max_seconds`` (the default budget
-    per side of a method that searches; 0 for a static one).
+    per side of a method that searches; 0 for a static one), ``boards`` (the per-board
+    cache of :func:`logic.detect`, board key -> ``(Black's verdict, White's verdict)``;
+    None, the default, keeps none: a method that wants it sets a dict of its own in
+    ``__init__`` and empties it in :meth:`clear_cache`).
 
     A method decides on an *oriented* legal K+P position (the side under test is
     White; Black is White on the flipped board, see ``logic.bitboards.orient``):
@@ -45,6 +48,9 @@ class Method:
     * :meth:`pair` -- untraced verdicts of both colours of one board ``(Black's,
       White's)``, the detector's fast path;
     * :meth:`verdict` -- one side's untraced verdict on an oriented position;
+    * :meth:`full_verdict` -- the complete verdict a
+      :class:`~logic.verdict.DeferredVerdict` of this method stands for (by default
+      :meth:`verdict`'s; a method whose ``verdict`` returns deferred verdicts overrides it);
     * :meth:`analyse` -- the traced verdict, recording its steps in ``rec``;
     * :meth:`is_blocked` -- the search's interior-node test (paper 4, Figure 4);
     * :meth:`decide_board` -- for a method that is not ``static`` (the exact prover):
@@ -64,12 +70,19 @@ class Method:
     kingmap_codes: frozenset[str] = frozenset()
     king_section = ""
     region = "below"
+    boards: dict[tuple[Any, ...], tuple[Verdict, Verdict]] | None = None
 
     def pair(self, w: int, b: int, wk: int, bk: int) -> tuple[Verdict, Verdict]:
         raise NotImplementedError
 
     def verdict(self, w: int, b: int, wk: int, bk: int, color: bool) -> Verdict:
         raise NotImplementedError
+
+    def full_verdict(self, w: int, b: int, wk: int, bk: int, color: bool) -> Verdict:
+        """The complete, never deferred, verdict on an oriented position (what a
+        :class:`~logic.verdict.DeferredVerdict` of this method computes on first read):
+        by default :meth:`verdict`'s."""
+        return self.verdict(w, b, wk, bk, color)
 
     def analyse(self, w: int, b: int, wk: int, bk: int, color: bool, rec: Recorder) -> Verdict:
         raise NotImplementedError

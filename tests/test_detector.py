@@ -252,3 +252,63 @@ def test_recomputed_fence_steps_say_what_joined_and_left() -> None:
     black = logic.detect(d3.mirror(), chess.BLACK, method="flood", trace=True)  # flipped back
     drown = next(s for s in black.steps if s.kind == "flood-drown")
     assert drown.board("left") == chess.BB_F6 | chess.BB_H6
+
+
+class _Never(logic.Method):
+    """A custom method with only the documented abstract interface: never blocked."""
+
+    name = "test-never"
+    label = "never (test)"
+    title = "a test method"
+
+    def verdict(self, w: int, b: int, wk: int, bk: int, color: bool) -> logic.Verdict:
+        from logic.records import NO_BOARDS
+
+        return logic.Verdict(color, self.name, False, "never", "ok", "never", (), NO_BOARDS, (),
+                             (wk, bk))
+
+    def pair(self, w: int, b: int, wk: int, bk: int) -> tuple[logic.Verdict, logic.Verdict]:
+        from logic.bitboards import orient
+
+        return (self.verdict(*orient(w, b, wk, bk, False), False),
+                self.verdict(w, b, wk, bk, True))
+
+    def analyse(self, w: int, b: int, wk: int, bk: int, color: bool, rec) -> logic.Verdict:
+        rec.add("verdict", "never", "verdict", "never blocked.")
+        return self.verdict(w, b, wk, bk, color)._replace(steps=tuple(rec.steps))
+
+    def is_blocked(self, w: int, b: int, wk: int, bk: int, color: bool) -> bool:
+        return False
+
+
+@pytest.fixture
+def never_method():
+    from logic.registry import register
+
+    method = register(_Never())
+    try:
+        yield method
+    finally:
+        logic.METHODS.pop(method.name, None)
+        logic.STATIC_METHODS.pop(method.name, None)
+
+
+def test_a_custom_method_works_with_detect(never_method) -> None:
+    """A subclass of ``logic.Method`` implementing only the documented abstract methods is
+    one registration away from ``detect`` (it had to know of a ``boards`` cache and a
+    ``full_verdict`` before)."""
+    from logic.verdict import DeferredVerdict
+
+    board = chess.Board("4k3/8/8/8/4P3/8/8/4K3 w - - 0 1")
+    for color in chess.COLORS:
+        v = logic.detect(board, color, method="test-never")
+        assert (v.method, v.blocked, v.rule, v.status) == ("test-never", False, "never", "ok")
+        assert v.headline.startswith(("White", "Black"))
+        traced = logic.detect(board, color, method="test-never", trace=True)
+        assert traced._replace(steps=()) == v and [s.kind for s in traced.steps] == ["verdict"]
+    assert logic.detect(chess.Board(), True, method="test-never").status == "pieces"
+    logic.clear_cache()
+    assert logic.cache_info() == {"structures": 0, "verdicts": 0, "structure_hits": 0}
+    deferred = tuple.__new__(DeferredVerdict, (True, "test-never", False, [0, 0, 4, 60], "ok",
+                                               None, None, None, None, (4, 60), (), None))
+    assert deferred.rule == "never" and deferred == never_method.verdict(0, 0, 4, 60, True)

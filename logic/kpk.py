@@ -23,6 +23,7 @@ from pathlib import Path
 import chess
 
 from logic.assets import asset_path
+from logic.explain import status_names
 
 __all__ = ["SIZE", "build", "probe", "promotes", "load_promotion", "probe_board", "kpk_index",
            "normalise", "normalise_squares", "load_bitbase", "KPKError", "is_kpk"]
@@ -32,7 +33,7 @@ INVALID, UNKNOWN, DRAW, WIN = 0, 1, 2, 4
 
 
 class KPKError(ValueError):
-    """Not a king-and-pawn-versus-king position."""
+    """Not a legal king-and-pawn-versus-king position; the message echoes its FEN."""
 
 
 def kpk_index(stm_black: bool, wk: int, bk: int, pawn: int) -> int:
@@ -180,9 +181,14 @@ def promotes(stm_black: bool, wk: int, bk: int, pawn: int) -> bool:
 
 def normalise(board: chess.Board) -> tuple[bool, int, int, int, chess.Color]:
     """``(black_to_move, wk, bk, pawn, strong)`` with the strong side as White and the pawn
-    on files a-d; raises :class:`KPKError` unless ``board`` is KPK."""
+    on files a-d; raises :class:`KPKError` unless ``board`` is KPK and legal
+    (``board.status()`` valid: no pawn on a back rank, kings apart, the side not to move
+    not in check)."""
     if not is_kpk(board):
         raise KPKError(f"not a king and pawn versus king position: {board.fen()!r}")
+    status = board.status()
+    if status != chess.STATUS_VALID:
+        raise KPKError(f"illegal position ({status_names(status)}): {board.fen()!r}")
     strong = chess.WHITE if board.pawns & board.occupied_co[chess.WHITE] else chess.BLACK
     wk, bk = board.king(chess.WHITE), board.king(chess.BLACK)
     assert wk is not None and bk is not None
@@ -218,5 +224,6 @@ def probe(stm_black: bool, wk: int, bk: int, pawn: int) -> bool:
 
 
 def probe_board(board: chess.Board) -> str:
-    """``"win"`` or ``"draw"`` for the side with the pawn; raises :class:`KPKError`."""
+    """``"win"`` or ``"draw"`` for the side with the pawn; raises :class:`KPKError` unless
+    ``board`` is a legal KPK position (see :func:`normalise`)."""
     return "win" if probe(*normalise(board)[:4]) else "draw"

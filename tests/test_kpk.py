@@ -103,3 +103,21 @@ def test_cli_shows_kpk(capsys) -> None:
     data = json.loads(capsys.readouterr().out)
     assert data["kpk"] == {"result": "win", "side": "white", "rule": "outside-square*",
                            "rule_text": kpk_rules.rule_text("outside-square*")}
+
+
+@pytest.mark.parametrize("fen", [
+    "4k3/8/8/8/8/8/8/K2P4 w - - 0 1",  # a white pawn on the 1st rank (read a negative index)
+    "3Pk3/8/8/8/8/8/8/K7 w - - 0 1",  # ... on the 8th
+    "4k3/8/8/8/8/8/8/K2p4 w - - 0 1",  # a black pawn on the 1st (an IndexError)
+    "4k3/8/8/8/8/8/8/K2p4 b - - 0 1",  # (answered "win")
+    "8/8/8/8/8/8/1P6/Kk6 w - - 0 1",  # kings adjacent (answered "draw")
+    "8/8/8/8/3k4/4P3/8/4K3 w - - 0 1",  # the side not to move in check
+])
+def test_probe_board_rejects_illegal_boards(fen: str) -> None:
+    board = chess.Board(fen)
+    with pytest.raises(kpk.KPKError, match="illegal position") as info:
+        kpk.probe_board(board)
+    assert fen in str(info.value)
+    with pytest.raises(kpk.KPKError):
+        kpk_rules.recognise(board)
+    assert kpk_rules.summary(board) is None  # the viewer's and the CLI's entry: no answer

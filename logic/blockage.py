@@ -16,7 +16,7 @@ import chess
 import logic.methods  # noqa: F401  (registers every method)
 from logic.bitboards import orient
 from logic.records import NO_BOARDS
-from logic.registry import METHODS, DetectError, get_method
+from logic.registry import METHODS, DetectError, get_method, get_static_method
 from logic.static import CACHE_LIMIT
 from logic.steps import Recorder, Step
 from logic.verdict import Verdict
@@ -154,16 +154,18 @@ def detect_bitboards(
     *, method: str = "paper",
 ) -> Verdict:
     """:func:`detect` on raw bitboards of a legal K+P position (no validation, cached per
-    pawn structure): the entry point for searches that already hold bitboards."""
-    return get_method(method).verdict(
+    pawn structure): the entry point for searches that already hold bitboards.  Raises
+    :class:`DetectError` unless ``method`` names a static method (not ``"exact"``)."""
+    return get_static_method(method).verdict(
         *orient(white_pawns, black_pawns, white_king, black_king, color), bool(color))
 
 
 def is_blocked(w: int, b: int, wk: int, bk: int, color: chess.Color, method: str = "paper"
                ) -> bool:
     """``detect_bitboards(...).blocked`` without building a verdict (the search's
-    interior-node test, paper 4): see the method's ``is_blocked``."""
-    return METHODS[method].is_blocked(w, b, wk, bk, color)
+    interior-node test, paper 4): see the method's ``is_blocked``.  Raises
+    :class:`DetectError` unless ``method`` names a static method (not ``"exact"``)."""
+    return get_static_method(method).is_blocked(w, b, wk, bk, color)
 
 
 def clear_cache() -> None:

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from logic.steps import Recorder
     from logic.verdict import Verdict
 
-__all__ = ["Method", "METHODS", "STATIC_METHODS", "register", "get_method", "DetectError"]
+__all__ = ["Method", "METHODS", "STATIC_METHODS", "register", "get_method", "get_static_method",
+           "DetectError"]
 
 
 class DetectError(ValueError):
@@ -156,3 +157,17 @@ def get_method(name: Any) -> Method:
     except (KeyError, TypeError):
         raise DetectError(f"unknown method {name!r}; choose one of {', '.join(METHODS)}"
                           ) from None
+
+
+def get_static_method(name: Any) -> Method:
+    """The static method called ``name`` (one that decides oriented bitboards: the search's
+    and :func:`logic.detect_bitboards`'s); raises :class:`DetectError` naming the static
+    methods for an unknown name or a method that decides whole boards (``"exact"``)."""
+    try:
+        return STATIC_METHODS[name]
+    except (KeyError, TypeError):
+        pass
+    what = ("decides whole boards, not bitboards" if isinstance(name, str) and name in METHODS
+            else "is unknown")
+    raise DetectError(f"method {name!r} {what}; choose a static method: "
+                      f"{', '.join(STATIC_METHODS)}")

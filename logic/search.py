@@ -31,7 +31,7 @@ import chess
 import logic.methods  # noqa: F401  (registers the methods)
 from logic import kpk
 from logic.bitboards import BB_NOT_A, BB_NOT_H, front_span
-from logic.registry import get_method
+from logic.registry import get_static_method
 from logic.uci import check_seconds
 
 __all__ = ["SearchResult", "Searcher", "search_board", "WIN", "DECISIVE", "MAX_DEPTH",
@@ -117,9 +117,10 @@ class Searcher:
     def __init__(self, *, blockage: bool = True, tt_size: int = 1 << 20,
                  method: str = "paper") -> None:
         """``blockage``: ask the detector at interior nodes (paper Figure 4), with the
-        static method called ``method`` (a key of ``logic.METHODS``)."""
+        static method called ``method`` (a key of ``logic.STATIC_METHODS``; raises
+        :class:`~logic.registry.DetectError`, a ``ValueError``, naming them otherwise)."""
         self.use_blockage = blockage
-        self._is_blocked = get_method(method).is_blocked
+        self._is_blocked = get_static_method(method).is_blocked
         #: position key (its first six fields) -> :class:`TTEntry`
         self.tt: dict[tuple[int, ...], TTEntry] = {}
         self.tt_size = tt_size

@@ -128,6 +128,21 @@ def test_malformed_requests_raise_value_errors() -> None:
         logic.parse_position("not-a-fen")
 
 
+def test_bitboard_entry_points_name_the_static_methods() -> None:
+    """``is_blocked`` raised a bare KeyError for an unknown method and, like
+    ``detect_bitboards``, an empty NotImplementedError for ``"exact"`` (which decides
+    whole boards): both are DetectErrors naming the static methods now."""
+    static = ", ".join(logic.STATIC_METHODS)
+    for method in ("bogus", "exact", ["paper"]):
+        with pytest.raises(logic.DetectError, match=static) as info:
+            logic.is_blocked(0, 0, 4, 60, True, method)
+        assert repr(method) in str(info.value)
+        with pytest.raises(logic.DetectError, match=static) as info:
+            logic.detect_bitboards(0, 0, 4, 60, True, method=method)
+        assert repr(method) in str(info.value)
+    assert logic.is_blocked(0, 0, 4, 60, True, "flood")  # no pawns: cannot win
+
+
 def test_no_pawns_cannot_win() -> None:
     board = chess.Board("4k3/4p3/8/8/8/8/8/4K3 w - - 0 1")
     v = logic.detect(board, chess.WHITE)

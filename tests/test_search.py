@@ -96,6 +96,17 @@ def test_search_cli_json_and_errors(capsys) -> None:
     assert "pv - (decided at the root without a move" in capsys.readouterr().out
 
 
+def test_the_search_takes_only_static_methods() -> None:
+    """``method="exact"`` raised an empty NotImplementedError (at the first interior node
+    asked, or not at all on a board decided at the root)."""
+    from logic.registry import DetectError
+
+    for fen in ("4k3/8/3pPp2/1p1P1P1p/1P5P/5P2/3K4/8 w - - 0 1", "4k3/8/8/8/4P3/8/8/4K3 w - - 0 1"):
+        for method in ("exact", "bogus"):
+            with pytest.raises(DetectError, match=f"'{method}'.*paper, flood"):
+                search_board(chess.Board(fen), depth=2, method=method)
+
+
 def test_experiment_prints_table_1(capsys, tmp_path) -> None:
     assert main(["experiment", "--time", "0.05", "--limit", "3", "--out", str(tmp_path),
                  "--quiet", "--jobs", "1"]) == 0

@@ -218,9 +218,11 @@ class DeferredVerdict(Verdict):
     The detector returns one when a sound shortcut (``logic.paper.cannot_hold``) shows
     that the side cannot be blocked before any fence search.  ``rule``, ``code``,
     ``args``, ``raw`` and ``notes`` run the full analysis on first read (through the
-    pawn-structure cache) and keep it, so every field, comparison, iteration and
-    pickle equals the complete verdict's.  The tuple slot of ``rule`` holds the
-    oriented position ``[w, b, wk, bk]``, replaced by ``[verdict]`` once computed.
+    pawn-structure cache) and keep it, so every field, comparison (``==``, ``<``, ...,
+    ``hash``), iteration, indexing, ``in``, ``count``, ``index``, ``+``, ``*`` and pickle
+    equals the complete verdict's.  The tuple slot of ``rule`` holds the oriented position
+    ``[w, b, wk, bk]``, replaced by ``[verdict]`` once computed (the detector's own code
+    reads the decided slots with ``tuple.__getitem__``, never the memo).
     """
 
     __slots__ = ()
@@ -266,8 +268,40 @@ class DeferredVerdict(Verdict):
     def __ne__(self, other: object) -> bool:
         return not self == other
 
+    def __lt__(self, other: object) -> bool:
+        return self.full() < _full(other)  # type: ignore[operator]
+
+    def __le__(self, other: object) -> bool:
+        return self.full() <= _full(other)  # type: ignore[operator]
+
+    def __gt__(self, other: object) -> bool:
+        return self.full() > _full(other)  # type: ignore[operator]
+
+    def __ge__(self, other: object) -> bool:
+        return self.full() >= _full(other)  # type: ignore[operator]
+
     def __hash__(self) -> int:
         return tuple.__hash__(self.full())
+
+    def __contains__(self, item: object) -> bool:
+        return item in self.full()
+
+    def count(self, value: Any) -> int:
+        return self.full().count(value)
+
+    def index(self, value: Any, *bounds: Any) -> int:
+        return self.full().index(value, *bounds)
+
+    def __add__(self, other: Any) -> Any:
+        return self.full() + _full(other)
+
+    def __radd__(self, other: Any) -> Any:
+        return other + self.full()
+
+    def __mul__(self, n: Any) -> Any:
+        return self.full() * n
+
+    __rmul__ = __mul__
 
     def __repr__(self) -> str:
         return repr(self.full())
@@ -280,3 +314,8 @@ class DeferredVerdict(Verdict):
 
     def _asdict(self) -> dict[str, Any]:  # type: ignore[override]
         return self.full()._asdict()
+
+
+def _full(x: Any) -> Any:
+    """``x``, or the complete verdict when ``x`` is a deferred one."""
+    return x.full() if isinstance(x, DeferredVerdict) else x

@@ -216,6 +216,15 @@ def test_deferred_verdict_is_the_full_verdict() -> None:
     assert v._replace(steps=()) == full and v._asdict() == full._asdict()
     assert v.to_dict() == full.to_dict()
     assert json.loads(json.dumps(v.to_dict(steps=False)))["rule"] == "paper 2.3"
+    # the rest of the tuple protocol (ordering raised TypeError; count, index, in, + and *
+    # read the memo slot)
+    assert not v < full and v <= full and not v > full and v >= full
+    assert not full < v and full <= v and sorted([v, full]) == [full, full]
+    assert v.count(full.rule) == full.count(full.rule) == 1
+    assert v.index(full.rule) == v.index(full.rule, 1, 5) == full.index(full.rule) == 3
+    assert full.rule in v and [board.pawns] not in v
+    assert v + () == full + () and () + v == () + full and v + v == full + full
+    assert v * 2 == 2 * v == full * 2
 
 
 #: Issue 17: Black to move wins by 1...bxa5! (Stockfish: mate in 14 after 1...bxa5 2. Kf2

@@ -339,7 +339,7 @@ def _search(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"depth {result.depth}  nodes {result.nodes}  nps {result.nps}  "
               f"blockages {result.blockages}  time {result.seconds:.2f} s\n")
     out.write(f"pv {' '.join(result.pv)}\n" if result.pv else
-              "pv - (decided at the root without a move: the KPK bitbase or a blockage)\n")
+              "pv - (no legal move)\n")
     return 0
 
 

@@ -277,6 +277,24 @@ class Searcher:
             return DRAW
         return self._kpk(pos, ply)
 
+    def _root_move(self, pos: Pos, key: tuple[int, ...]) -> None:
+        """Store a best move for a root decided before any search (no pawns, or a KPK
+        bitbase hit), so that the principal variation starts with a move when there is
+        one: the move after which the same terminal tests score best for the side to move
+        (every child of such a root is decided by them, or is a promotion)."""
+        best, best_move = -WIN - 1, -1
+        for m in self.moves(pos):
+            child = self.make(pos, m)
+            if m >> 12 == 3:
+                score = -self._promotion_score(child, 1, (m >> 6) & 63)
+            else:
+                early = self._terminal(child, child[:6], 1)
+                score = -(self.evaluate(child) if early is None else early)
+            if score > best:
+                best, best_move = score, m
+        if best_move >= 0:
+            self.tt[key] = _new(TTEntry, (0, best, _EXACT, best_move, None))
+
     @staticmethod
     def _tt_cut(entry: TTEntry, depth: int, alpha: int, beta: int) -> int | None:
         """The entry's score when it is deep enough and its bound decides the node."""
@@ -309,6 +327,8 @@ class Searcher:
         key = pos[:6]
         early = self._terminal(pos, key, ply)
         if early is not None:
+            if not ply:
+                self._root_move(pos, key)
             return early
         entry = self.tt.get(key)
         blocked = entry[4] if entry is not None else None

@@ -92,8 +92,10 @@ def test_search_cli_json_and_errors(capsys) -> None:
         capsys.readouterr().err
     assert main(["search", "8/" * 3000]) == 2  # python-chess quotes it all: cut
     assert len(capsys.readouterr().err) < 400
-    assert main(["search", "8/8/8/8/8/8/4P3/k3K3 w - - 0 1"]) == 0  # KPK: no move to give
-    assert "pv - (decided at the root without a move" in capsys.readouterr().out
+    assert main(["search", "8/8/8/8/8/8/4P3/k3K3 w - - 0 1"]) == 0  # KPK: a bitbase move
+    assert "\npv e1" in capsys.readouterr().out
+    assert main(["search", "4k3/4P3/4K3/8/8/8/8/8 b - - 0 1", "--depth", "2"]) == 0  # stalemate
+    assert "pv - (no legal move)" in capsys.readouterr().out
 
 
 def test_the_search_takes_only_static_methods() -> None:
@@ -105,6 +107,36 @@ def test_the_search_takes_only_static_methods() -> None:
         for method in ("exact", "bogus"):
             with pytest.raises(DetectError, match=f"'{method}'.*paper, flood"):
                 search_board(chess.Board(fen), depth=2, method=method)
+
+
+@pytest.mark.parametrize("fen", [
+    "8/8/8/8/8/2k5/4P3/4K3 w - - 0 1",  # the review's: score 9900 with no move
+    "8/8/8/8/8/2k5/4P3/4K3 b - - 0 1",
+    "8/8/8/8/8/8/2k1p3/4K3 b - - 0 1",
+    "8/8/8/8/8/8/2k1p3/4K3 w - - 0 1",
+    "8/4P3/8/8/8/8/8/k3K3 w - - 0 1",  # the move is the promotion
+    "8/8/8/8/8/8/8/k3K3 w - - 0 1",  # bare kings
+])
+@pytest.mark.parametrize("limit", [{"depth": 1}, {"depth": 3}, {"seconds": 0.05}])
+def test_a_root_decided_by_the_bitbase_still_gets_a_move(fen: str, limit: dict) -> None:
+    """The KPK bitbase (or no pawns) scored the root before any move was stored: the
+    principal variation was empty though the side to move had moves.  Its first move must
+    be legal and keep the bitbase's result for the side to move."""
+    from logic import kpk
+
+    board = chess.Board(fen)
+    r = search_board(board, **limit)
+    assert r.pv, fen
+    move = chess.Move.from_uci(r.pv[0])
+    assert move in board.legal_moves
+    if not board.pawns:
+        return
+    before = kpk.probe_board(board)
+    board.push(move)
+    if move.promotion:
+        assert r.score >= DECISIVE
+    else:  # (a capture of the pawn leaves a draw)
+        assert (kpk.probe_board(board) if board.pawns else "draw") == before, (fen, r.pv)
 
 
 def test_experiment_prints_table_1(capsys, tmp_path) -> None:

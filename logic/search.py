@@ -31,11 +31,12 @@ import chess
 import logic.methods  # noqa: F401  (registers the methods)
 from logic import kpk
 from logic.bitboards import BB_NOT_A, BB_NOT_H, front_span
+from logic.explain import status_names
 from logic.registry import get_static_method
 from logic.uci import check_seconds
 
 __all__ = ["SearchResult", "Searcher", "search_board", "WIN", "DECISIVE", "MAX_DEPTH",
-           "from_board", "Pos", "TTEntry"]
+           "from_board", "Pos", "TTEntry", "SearchError"]
 
 WIN = 10_000
 DECISIVE = 5_000  # |score| above this means a forced win (promotion or KPK)
@@ -59,6 +60,11 @@ Pos = tuple[int, int, int, int, bool, int, int]
 _new = tuple.__new__
 
 
+class SearchError(ValueError):
+    """A board the search does not take (other material, an illegal position); the
+    message echoes its FEN."""
+
+
 class TTEntry(NamedTuple):
     """A transposition-table entry: the ``depth`` searched (-1: an entry that only
     remembers the detector's answer, no score yet), the ``score`` and whether it is an
@@ -79,7 +85,7 @@ def from_board(board: chess.Board) -> Pos:
     wk = board.king(chess.WHITE)
     bk = board.king(chess.BLACK)
     if wk is None or bk is None or board.occupied != board.pawns | board.kings:
-        raise ValueError(f"the search needs kings and pawns only: {board.fen()!r}")
+        raise SearchError(f"the search needs kings and pawns only: {board.fen()!r}")
     ep = board.ep_square if board.ep_square is not None and board.has_legal_en_passant() else -1
     return (w, b, wk, bk, board.turn, ep, board.halfmove_clock)
 
@@ -518,8 +524,13 @@ def collector_paused() -> Iterator[None]:
 
 def search_board(board: chess.Board, *, depth: int | None = None, seconds: float | None = None,
                  blockage: bool = True, method: str = "paper") -> SearchResult:
-    """Search a K+P ``chess.Board`` (raises ValueError for other material)."""
+    """Search a legal K+P ``chess.Board``; raises :class:`SearchError` (a ValueError) for
+    other material or a board ``board.status()`` rejects (kings adjacent, a pawn on a
+    back rank, ...)."""
     pos = from_board(board)
+    status = board.status()
+    if status != chess.STATUS_VALID:
+        raise SearchError(f"illegal position ({status_names(status)}): {board.fen()!r}")
     history = []
     replay = board.copy()
     while replay.move_stack:

@@ -139,6 +139,25 @@ def test_a_root_decided_by_the_bitbase_still_gets_a_move(fen: str, limit: dict) 
         assert (kpk.probe_board(board) if board.pawns else "draw") == before, (fen, r.pv)
 
 
+@pytest.mark.parametrize("fen, why", [
+    ("8/8/8/8/8/8/1P6/Kk6 w - - 0 1", "opposite check"),  # kings adjacent
+    ("4k3/8/8/8/8/8/8/K2P4 w - - 0 1", "pawns on backrank"),
+    ("4k3/8/8/8/8/p7/8/KP6 w - - 0 1", "pawns on backrank"),
+    ("8/8/8/8/3k4/4P3/8/4K3 w - - 0 1", "opposite check"),  # the side not to move in check
+])
+def test_the_search_rejects_illegal_boards(fen: str, why: str, capsys) -> None:
+    """An illegal K+P board was searched (score 0) while detect and the exact prover reject
+    it: the search raises its ValueError echoing the FEN, and the CLI says so."""
+    from logic.search import SearchError
+
+    with pytest.raises(SearchError, match=why) as info:
+        search_board(chess.Board(fen), depth=2)
+    assert repr(fen) in str(info.value)
+    assert main(["search", fen, "--depth", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pawnfence: illegal position") and why in err
+
+
 def test_experiment_prints_table_1(capsys, tmp_path) -> None:
     assert main(["experiment", "--time", "0.05", "--limit", "3", "--out", str(tmp_path),
                  "--quiet", "--jobs", "1"]) == 0

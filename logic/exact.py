@@ -44,6 +44,7 @@ X is White inside the solver; Black is White on the flipped board
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from typing import NamedTuple
@@ -69,7 +70,8 @@ MAX_STRUCTURES = 200_000
 LINE_DAG_CAP = 8_000
 
 class ExactError(ValueError):
-    """Not a legal king-and-pawn-only position (the message echoes the FEN)."""
+    """Not a legal king-and-pawn-only position (the message echoes the FEN), an unknown
+    method or a time budget that is not a finite, non-negative number (echoed)."""
 
 
 class ExactResult(NamedTuple):
@@ -145,7 +147,15 @@ def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square
                     seen: list[tuple[int, int]] | None = None,
                     on_line: Callable[[], None] | None = None) -> ExactResult:
     """:func:`solve` on raw bitboards of a legal position (not validated).  ``ep_square``
-    must be None unless the side to move can capture en passant."""
+    must be None unless the side to move can capture en passant.  Raises
+    :class:`ExactError` for an unknown method or a ``max_seconds`` that is negative or
+    not finite."""
+    try:
+        finite = math.isfinite(max_seconds) and max_seconds >= 0
+    except TypeError:
+        finite = False
+    if not finite:  # NaN never passes the deadline: the call would run unbounded
+        raise ExactError(f"max_seconds must be finite and not negative, got {max_seconds!r}")
     r = rt.orient(white_pawns, black_pawns, white_king, black_king, turn, ep_square, color)
     budget = Budget(max_seconds, max_structures, cancel, report, seen)
     try:
@@ -223,7 +233,8 @@ def solve(board: chess.Board, color: chess.Color, *, max_seconds: float = MAX_SE
     the solver's orientation (X = White), in order; ``on_line()`` is called once when a
     breakthrough is proved and its line is being computed (progress).  Raises
     :class:`ExactError` (a ``ValueError``, echoing the FEN) for other pieces, an
-    illegal position (``board.status()``) or an unknown method."""
+    illegal position (``board.status()``), an unknown method or a ``max_seconds`` that is
+    negative or not finite (NaN, infinity: echoed)."""
     check_board(board)
     w = board.pawns & board.occupied_co[chess.WHITE]
     b = board.pawns & board.occupied_co[chess.BLACK]

@@ -202,6 +202,13 @@ def test_errors() -> None:
         exact.solve(chess.Board("8/8/8/8/8/8/8/Kk6 w - - 0 1"), chess.WHITE)
     with pytest.raises(ValueError, match="method"):
         exact.solve(chess.Board("8/8/8/8/8/8/4P3/K1k5 w - - 0 1"), chess.WHITE, method="x")
+    # NaN never reaches the deadline (it ran unbounded); the search's check_seconds rejects
+    # the same values
+    board = chess.Board("8/2k5/6p1/p1p1p1p1/P1P1P1PP/8/5K2/8 w - -")
+    for bad in (-1.0, "1", float("inf"), float("nan")):
+        with pytest.raises(exact.ExactError, match="max_seconds") as info:
+            exact.solve(board, chess.WHITE, max_seconds=bad)  # type: ignore[arg-type]
+        assert repr(bad) in str(info.value)
 
 
 # --------------------------------------------------------------------------- PV

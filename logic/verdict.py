@@ -37,6 +37,7 @@ RULE_TITLES: dict[str, str] = {
     "x3": "KPK: the pawn cannot be forced to promote, whoever moves (extended, x3)",
     "x4": "the lowest fence, every dynamic pawn held by pawns (extended, x4)",
     "x5": "the shut-in king: White's whole play enumerated, Black marking time (extended, x5)",
+    "exact": "exact retrograde analysis: a proof either way, or unknown within its budget",
     "not applicable": "not a legal king-and-pawn position",
     "en passant": "a capture en passant pending: judged without it and after it",
 }
@@ -72,9 +73,11 @@ class Verdict(NamedTuple):
     """A detector's answer for one side of one position.
 
     ``blocked`` is True exactly when ``color`` cannot win by the method's rules.
-    ``rule`` names the deciding rule (a key of :data:`RULE_TITLES`); ``status``
-    is ``"ok"``, ``"pieces"`` (pieces other than kings and pawns) or
-    ``"illegal"``.  Raw fields hold oriented data; use the properties.
+    ``rule`` names the deciding rule (a key of :data:`RULE_TITLES`; ``"exact"`` for
+    the exact prover); ``status`` is ``"ok"``, ``"pieces"`` (pieces other than kings
+    and pawns), ``"illegal"`` or, for a method that searches (``"exact"``),
+    ``"unknown"`` (its budget ran out: ``blocked`` is False, nothing is proved).  Raw
+    fields hold oriented data; use the properties.
     """
 
     color: chess.Color

@@ -156,6 +156,13 @@ def test_rules_have_titles_and_headlines() -> None:
             v = logic.detect(d.board(), True, method=method)
             assert v.rule in RULE_TITLES
             assert v.headline.startswith("White")
+    # the exact prover's verdicts too, a proof or out of budget ("unknown")
+    board = chess.Board("4k3/8/8/8/4P3/8/8/4K3 w - - 0 1")
+    proved = logic.detect(board, chess.WHITE, method="exact")
+    assert (proved.rule, proved.status) == ("exact", "ok") and proved.rule in RULE_TITLES
+    hard = chess.Board("8/2k5/6p1/p1p1p1p1/P1P1P1PP/8/5K2/8 w - -")
+    unknown = logic.detect(hard, chess.WHITE, method="exact", seconds=0.0)
+    assert unknown.status == "unknown" and not unknown.blocked and unknown.rule in RULE_TITLES
 
 
 def test_cache_hits_and_clear() -> None:

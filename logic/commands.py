@@ -72,8 +72,9 @@ def add_exact_seconds(parser: argparse.ArgumentParser) -> None:
     """The ``--exact-seconds`` option of a command with ``--method`` (see
     :func:`exact_seconds_problem`)."""
     parser.add_argument("--exact-seconds", type=seconds_arg,
-                        help="with --method exact: the prover's budget per side (default "
-                        f"{logic.METHODS['exact'].max_seconds:g} s)")
+                        help="with --method exact: the prover's time per side (default "
+                        f"{logic.METHODS['exact'].max_seconds:g} s; its structure budget "
+                        f"grows in proportion, up to {logic.exact.STRUCTURE_CEILING:,} solves)")
 
 
 def exact_seconds_problem(args: argparse.Namespace) -> str:

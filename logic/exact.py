@@ -59,15 +59,30 @@ from logic.exact_root import Root
 from logic.exact_schedule import STRATEGIES, Proof, prove, whole_dag
 
 __all__ = ["ExactResult", "ExactError", "check_board", "solve", "solve_bitboards", "clear_cache",
-           "cache_info", "MAX_STRUCTURES", "MAX_SECONDS", "LINE_DAG_CAP", "STRATEGIES"]
+           "cache_info", "MAX_STRUCTURES", "MAX_SECONDS", "LINE_DAG_CAP", "STRATEGIES",
+           "STRUCTURE_CEILING", "structure_budget"]
 
 MAX_SECONDS = 10.0
+#: the structure solves of a call of :data:`MAX_SECONDS`; a longer call may make as many
+#: per :data:`MAX_SECONDS` of its budget (:func:`structure_budget`)
 MAX_STRUCTURES = 200_000
+#: the most structure solves a call makes by default, whatever its time: memory grows
+#: with them (measured: 0.7 GB after 216,000 solves, 2.0 GB after 766,000)
+STRUCTURE_CEILING = 1_000_000
 #: a breakthrough a partial expansion proved gets its line from the whole DAG when that
 #: has at most this many structures (Fine #70: 2,000; its partial expansion's line is 53
 #: plies, the whole DAG's 49).  Twice as many certified a few more lines for three times
 #: the extra time (README, "Exact proofs")
 LINE_DAG_CAP = 8_000
+
+def structure_budget(max_seconds: float) -> int:
+    """The structure solves a call of ``max_seconds`` may make by default:
+    :data:`MAX_STRUCTURES` per :data:`MAX_SECONDS` (never fewer than
+    :data:`MAX_STRUCTURES`, never more than :data:`STRUCTURE_CEILING`), so that more time
+    is more work, not the same structure budget spent sooner."""
+    scaled = MAX_STRUCTURES * max_seconds / MAX_SECONDS
+    return int(min(STRUCTURE_CEILING, max(MAX_STRUCTURES, scaled)))
+
 
 class ExactError(ValueError):
     """Not a legal king-and-pawn-only position (the message echoes the FEN), an unknown
@@ -100,7 +115,9 @@ class ExactResult(NamedTuple):
     DAG of the full game, ``"kings"`` / ``"levers"`` / ``"nopush"`` a game where D
     only moves its king / never pushes and captures only with pawns / never pushes,
     ``"bounds"`` a level-limited partial expansion of the full game, ``"gap"`` the
-    gap-guided one (:mod:`logic.exact_gap`).
+    gap-guided one (:mod:`logic.exact_gap`).  ``ran_out`` (unknown only): what ended
+    the call, ``"time"``, ``"structures"`` (its structure budget) or ``"cancelled"``
+    (``""`` when every strategy finished undecided).
     """
 
     status: str
@@ -116,6 +133,7 @@ class ExactResult(NamedTuple):
     cached: int = 0
     distinct: int = 0
     fastest: bool = False
+    ran_out: str = ""
 
 
 def _flip_uci(uci: str) -> str:
@@ -139,7 +157,7 @@ def _principal(r: Root, proof: Proof, seconds: float,
 def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square,
                     black_king: chess.Square, turn: chess.Color, ep_square: chess.Square | None,
                     color: chess.Color, *, max_seconds: float = MAX_SECONDS,
-                    max_structures: int = MAX_STRUCTURES,
+                    max_structures: int | None = None,
                     cancel: Callable[[], bool] | None = None,
                     use_cache: bool = True, pv: bool = True,
                     pv_seconds: float | None = None, method: str = "auto",
@@ -157,6 +175,8 @@ def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square
     if not finite:  # NaN never passes the deadline: the call would run unbounded
         raise ExactError(f"max_seconds must be finite and not negative, got {max_seconds!r}")
     r = rt.orient(white_pawns, black_pawns, white_king, black_king, turn, ep_square, color)
+    if max_structures is None:
+        max_structures = structure_budget(max_seconds)
     budget = Budget(max_seconds, max_structures, cancel, report, seen)
     try:
         strategies = STRATEGIES[method]
@@ -168,7 +188,7 @@ def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square
     if proof is None:
         ms = (time.perf_counter() - budget.start) * 1000
         return ExactResult("unknown", None, (), None, "", budget.solved, states, ms, 0, "",
-                           budget.cached, len(budget.keys))
+                           budget.cached, len(budget.keys), ran_out=budget.why)
     if not proof.won:
         legal = (et.legal_masks(r.xp, r.dp).w if r.x_to_move
                  else et.legal_masks(r.xp, r.dp).b)
@@ -215,7 +235,7 @@ def check_board(board: chess.Board) -> None:
 
 
 def solve(board: chess.Board, color: chess.Color, *, max_seconds: float = MAX_SECONDS,
-          max_structures: int = MAX_STRUCTURES, cancel: Callable[[], bool] | None = None,
+          max_structures: int | None = None, cancel: Callable[[], bool] | None = None,
           use_cache: bool = True, pv: bool = True, method: str = "auto",
           report: Callable[[int], None] | None = None,
           seen: list[tuple[int, int]] | None = None,
@@ -223,8 +243,9 @@ def solve(board: chess.Board, color: chess.Color, *, max_seconds: float = MAX_SE
     """Decide whether ``color`` (X) can force a promotion (by either side) or mate in a
     legal king-and-pawn-only ``board``, against any defence.  See :class:`ExactResult`.
 
-    The budget: at most ``max_seconds`` and ``max_structures`` structure solves for
-    the proof (then ``"unknown"``), and as much time again for the PV of a
+    The budget: at most ``max_seconds`` and ``max_structures`` structure solves
+    (by default :func:`structure_budget` of ``max_seconds``) for the proof (then
+    ``"unknown"``, saying which ran out), and as much time again for the PV of a
     breakthrough (``pv=False`` skips it).  ``cancel`` is polled regularly; True gives
     ``"unknown"``.  ``use_cache=False`` neither reads nor writes the structure cache.
     ``method`` picks the strategies (:data:`STRATEGIES`; ``"auto"`` by default).

@@ -48,6 +48,8 @@ class Budget:
         self.solved = 0
         self.cached = 0
         self.out = False
+        #: what ran out first: "structures", "time" or "cancelled" ("" while in budget)
+        self.why = ""
         #: the distinct structures solved (a structure may be solved in several games,
         #: and again in each partial expansion or round)
         self.keys: set[Key] = set()
@@ -56,10 +58,14 @@ class Budget:
         """Count one solve (of structure ``key``) if the budget allows it; False (and
         nothing counted) once the budget is gone."""
         polled = self.cancel is not None and (self.solved + 1) % 16 == 0
-        if (self.out or self.left <= 0 or self._overdue()
-                or (polled and self.cancel())):  # type: ignore[misc]
-            self.out = True
+        if self.out:
             return False
+        if self.left <= 0:
+            return self.run_out("structures")
+        if self._overdue():
+            return self.run_out("time")
+        if polled and self.cancel():  # type: ignore[misc]
+            return self.run_out("cancelled")
         self.solved += 1
         self.left -= 1
         if key is not None:
@@ -72,12 +78,20 @@ class Budget:
         """Past the deadline, less the time freeing what was solved will take."""
         return time.perf_counter() + self.solved * TEARDOWN > self.deadline
 
+    def run_out(self, why: str) -> bool:
+        """The budget is out (``why``: ``"structures"``, ``"time"`` or ``"cancelled"``,
+        the first reason kept); returns False (nothing more may be spent)."""
+        if not self.out:
+            self.out, self.why = True, why
+        return False
+
     def late(self, n: int = 63) -> bool:
         """Whether time is up or (when ``n % 64 == 63``) the call is cancelled; then
         the budget is out."""
-        if (self._overdue()
-                or (self.cancel is not None and n % 64 == 63 and self.cancel())):
-            self.out = True
+        if self._overdue():
+            self.run_out("time")
+        elif self.cancel is not None and n % 64 == 63 and self.cancel():
+            self.run_out("cancelled")
         return self.out
 
 
@@ -294,7 +308,7 @@ class Dag:
             return True
         b = self.budget
         if n > b.left:
-            b.out = True
+            b.run_out("structures")
         return b.late(n)
 
     def _kinds(self, moves: et.Moves) -> tuple[bool, bool]:

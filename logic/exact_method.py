@@ -217,8 +217,13 @@ class ExactMethod(Method):
             line = f": {_numbered(d)}" if d.san else ""
             return (f"{name.us} breaks through, {_ends(r)} in {_plies(r.plies)} (exact: "
                     f"{_work(r)}, {secs:.2f} s){line}")
-        return (f"unknown: the exact prover's budget ran out after "
-                f"{_work(r)} and {secs:.2f} s (no guess)")
+        if r.ran_out == "structures":
+            return (f"unknown: the exact prover's structure budget ran out: {r.structures:,} "
+                    f"solves of {_work(r)} in {secs:.2f} s (no guess)")
+        what = {"time": "time ran out", "cancelled": "run was cancelled"}.get(
+            r.ran_out, "budget ran out")
+        return (f"unknown: the exact prover's {what} after {_work(r)} and {secs:.2f} s "
+                f"(no guess)")
 
     def _record(self, rec: Recorder, board: chess.Board, color: chess.Color, v: Verdict,
                 seen: list[tuple[int, int]]) -> None:

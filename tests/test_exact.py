@@ -195,6 +195,32 @@ def test_mate_and_forced_defender_promotion() -> None:
     assert (forced.ends, forced.plies) == ("defender-promotion", 1)
 
 
+def test_an_unknown_says_what_ran_out_and_time_buys_structures(monkeypatch) -> None:
+    """``ran_out`` names the budget that ended an unknown call; a longer call gets a
+    structure budget in proportion (:func:`exact.structure_budget`), up to the ceiling."""
+    board = chess.Board("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1")
+    r = exact.solve(board, chess.WHITE, max_structures=40, pv=False, use_cache=False)
+    assert (r.status, r.ran_out, r.structures) == ("unknown", "structures", 40)
+    r = exact.solve(board, chess.WHITE, max_seconds=0.05, pv=False, use_cache=False)
+    assert (r.status, r.ran_out) == ("unknown", "time") and r.structures < exact.MAX_STRUCTURES
+    r = exact.solve(board, chess.WHITE, cancel=lambda: True, pv=False, use_cache=False)
+    assert (r.status, r.ran_out) == ("unknown", "cancelled")
+    assert exact.structure_budget(exact.MAX_SECONDS) == exact.MAX_STRUCTURES
+    assert exact.structure_budget(1.0) == exact.MAX_STRUCTURES  # never fewer
+    assert exact.structure_budget(4 * exact.MAX_SECONDS) == 4 * exact.MAX_STRUCTURES
+    assert exact.structure_budget(1e6) == exact.STRUCTURE_CEILING
+    budgets: list[int] = []
+
+    class Spy(exact.Budget):
+        def __init__(self, seconds, structures, *args) -> None:
+            budgets.append(structures)
+            super().__init__(0.0, structures, *args)  # out at once
+
+    monkeypatch.setattr(exact, "Budget", Spy)
+    exact.solve(board, chess.WHITE, max_seconds=30, pv=False, use_cache=False)
+    assert budgets == [3 * exact.MAX_STRUCTURES]
+
+
 def test_errors() -> None:
     with pytest.raises(ValueError, match="8/8/8/8/8/8/8/KQk5"):
         exact.solve(chess.Board("8/8/8/8/8/8/8/KQk5 w - - 0 1"), chess.WHITE)

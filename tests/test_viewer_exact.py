@@ -383,7 +383,7 @@ def test_an_unknown_verdict_says_the_budget_ran_out_not_illegal() -> None:
                                             max_seconds=0.05)
     head, sub, kind = banner_text(v)
     assert v.status == "unknown" and kind == "na"
-    assert "budget ran out" in head and "budget ran out" in sub and "legal" not in sub
+    assert "budget ran out" in head and "time ran out" in sub and "legal" not in sub
 
 
 def test_r_after_an_unknown_proves_again_with_twice_the_time(home, monkeypatch) -> None:
@@ -409,6 +409,27 @@ def test_r_after_an_unknown_proves_again_with_twice_the_time(home, monkeypatch) 
     assert a.state.editor.fen != before
     until_proved(a)
     assert a.state.proof_seconds is None and a.state.verdict.detail.result.ms < 300
+
+
+def test_r_is_not_offered_once_the_structure_ceiling_ended_the_proof(home, monkeypatch) -> None:
+    """More time buys more structures (:func:`logic.exact.structure_budget`) only up to the
+    ceiling: an unknown that stopped there says so, the banner offers no R, and R says
+    why it does nothing."""
+    import viewer.state
+
+    for mod, name in ((logic.exact, "STRUCTURE_CEILING"), (logic.exact, "MAX_STRUCTURES"),
+                      (viewer.state, "STRUCTURE_CEILING")):
+        monkeypatch.setattr(mod, name, 300)
+    a = make(home, SLOW, method="exact")
+    until_proved(a)
+    r = a.state.verdict.detail.result
+    assert a.state.verdict.status == "unknown" and r.ran_out == "structures"
+    assert r.structures == 300 and not a.state.can_prove_longer()
+    assert "R:" not in window_banner(a.state).blocks[1].text
+    assert "structure budget ran out: 300 solves" in " ".join(
+        b.text for b in window_banner(a.state).blocks)
+    frames(a, [key(pygame.K_r, unicode="r")])
+    assert a.state.proof_seconds is None and "most structures" in a.state.message.text
 
 
 def test_a_gif_from_the_dialog_is_encoded_while_the_window_goes_on(home, tmp_path) -> None:

@@ -30,6 +30,7 @@ import logic
 from logic import kpk_rules
 from logic.blockage import prepare
 from logic.diagrams import Diagram, load_diagrams
+from logic.exact import STRUCTURE_CEILING
 from logic.pawns import PawnStructure
 from logic.position import PositionError
 from logic.verdict import Verdict
@@ -255,7 +256,10 @@ class ViewerState:
             return False
         now = self.proof_seconds or method.max_seconds
         if not self.can_prove_longer():
-            self.say(f"Already {now:g} s a side, the most R gives: still unknown")
+            self.say(f"Already {now:g} s a side, the most R gives: still unknown"
+                     if now >= MAX_PROOF_SECONDS else
+                     f"Already the most structures a proof may solve "
+                     f"({STRUCTURE_CEILING:,}): still unknown")
             return False
         self.proof_seconds = min(MAX_PROOF_SECONDS, 2 * now)
         self.analyse(keep=True)
@@ -263,10 +267,16 @@ class ViewerState:
         return True
 
     def can_prove_longer(self) -> bool:
-        """Whether R can still double the proof's budget (under :data:`MAX_PROOF_SECONDS`)."""
+        """Whether R can still double the proof's budget: under :data:`MAX_PROOF_SECONDS`,
+        and not every unknown on show stopped at the most structures a proof may solve
+        (:data:`logic.exact.STRUCTURE_CEILING`: more time would not buy more)."""
         method = logic.METHODS[self.method]
-        return not method.static and (self.proof_seconds or method.max_seconds) \
-            < MAX_PROOF_SECONDS
+        if method.static or (self.proof_seconds or method.max_seconds) >= MAX_PROOF_SECONDS:
+            return False
+        ends = [v.detail.result for v in (self.verdict, self.other)
+                if v is not None and v.status == "unknown" and v.detail is not None]
+        return not ends or any(r.ran_out != "structures" or r.structures < STRUCTURE_CEILING
+                               for r in ends)
 
     def poll_proof(self) -> bool:
         """Put the background proof's finished results in place when they are for the

@@ -35,6 +35,7 @@ import chess
 
 import logic
 from logic.assets import asset_path
+from logic.exact import MAX_STRUCTURES
 from logic.position import (
     PositionFileError,
     bounded_lines,
@@ -157,7 +158,9 @@ def solve_case(args: tuple[Case, float]) -> Row:
     case, seconds = args
     exact = logic.METHODS["exact"]
     exact.clear_cache()
-    r = exact.solve(chess.Board(case.fen), case.side, max_seconds=seconds)
+    # the workers prove at once: each keeps the default 10 s structure budget (memory)
+    r = exact.solve(chess.Board(case.fen), case.side, max_seconds=seconds,
+                    max_structures=MAX_STRUCTURES)
     return Row(case, r.status, r.restricted, r.ms, r.structures, r.pv)
 
 

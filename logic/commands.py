@@ -137,7 +137,9 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
     sc.add_argument("--judge", choices=["exact"], help="settle (position, side) pairs with "
                     "the exact prover: false positives, recall, summary.json")
     sc.add_argument("--exact-seconds", type=seconds_arg,
-                    help="with --judge: the prover's budget per side (default 0.5 s)")
+                    help="with --judge: the prover's time per side (default 0.5 s; the "
+                    "processes prove at once, each with at most "
+                    f"{logic.exact.MAX_STRUCTURES:,} structure solves)")
     sc.add_argument("--judge-pairs", choices=list(JUDGE_PAIRS),
                     help="with --judge: the sides some method calls blocked (claimed, the "
                     "default), or those and every side with more pawns (edge: recall)")
@@ -185,7 +187,9 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
                    help="time the exact prover instead: the built-in set, every side a "
                    "static method calls blocked (there and in the FILEs), and each FILE")
     b.add_argument("--exact-seconds", type=seconds_arg, default=None,
-                   help="the exact prover's budget per side-position (default 10 s)")
+                   help="the exact prover's time per side-position (default 10 s; the "
+                   "workers prove at once, each with at most "
+                   f"{logic.exact.MAX_STRUCTURES:,} structure solves)")
     b.add_argument("--sample", type=positive_int, default=None,
                    help="with --exact: at most this many side-positions of each FILE "
                    "(a seeded sample)")

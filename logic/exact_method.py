@@ -95,14 +95,16 @@ class ExactMethod(Method):
               report: Callable[[int], None] | None = None,
               seen: list[tuple[int, int]] | None = None,
               method: str | None = None,
-              on_line: Callable[[], None] | None = None) -> ExactResult:
+              on_line: Callable[[], None] | None = None,
+              max_structures: int | None = None) -> ExactResult:
         """The prover's raw answer (see :func:`logic.exact.solve`); raises
         :class:`~logic.exact.ExactError` for anything but a legal K+P position.
         ``method`` picks the prover's strategies (:data:`logic.exact.STRATEGIES`);
         by default :meth:`schedule` does."""
         secs = self.max_seconds if max_seconds is None else max_seconds
         return solve(board, color, max_seconds=secs, cancel=cancel, pv=pv, report=report,
-                     seen=seen, method=method or self.schedule(board, color), on_line=on_line)
+                     seen=seen, method=method or self.schedule(board, color), on_line=on_line,
+                     max_structures=max_structures)
 
     @staticmethod
     def schedule(board: chess.Board, color: chess.Color) -> str:
@@ -220,6 +222,9 @@ class ExactMethod(Method):
         if r.ran_out == "structures":
             return (f"unknown: the exact prover's structure budget ran out: {r.structures:,} "
                     f"solves of {_work(r)} in {secs:.2f} s (no guess)")
+        if not r.ran_out:
+            return (f"unknown: every strategy of the exact prover ended undecided after "
+                    f"{_work(r)} and {secs:.2f} s (no guess)")
         what = {"time": "time ran out", "cancelled": "run was cancelled"}.get(
             r.ran_out, "budget ran out")
         return (f"unknown: the exact prover's {what} after {_work(r)} and {secs:.2f} s "

@@ -28,6 +28,7 @@ import chess
 
 import logic
 from logic.assets import asset_path
+from logic.exact import MAX_STRUCTURES
 from logic.files import atomic_write_text, make_folder
 from logic.position import PositionFileError, load_counted, skipped_note
 from logic.runlog import Progress, carried_notes, finite_number, load_rows
@@ -79,7 +80,8 @@ def _exact(board: chess.Board, seconds: float) -> dict[str, str]:
         return {"white": "n/a", "black": "n/a"}
     out = {}
     for color in chess.COLORS:
-        v = method.solve(board, color, max_seconds=seconds)
+        v = method.solve(board, color, max_seconds=seconds,
+                         max_structures=MAX_STRUCTURES)  # jobs run at once: memory
         out[chess.COLOR_NAMES[color]] = v.status
     return out
 

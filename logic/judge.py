@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 import chess
 
 import logic
+from logic.exact import MAX_STRUCTURES
 from logic.exact_method import line_san
 from logic.runlog import finite_number
 
@@ -68,7 +69,10 @@ def judge_position(board: chess.Board, verdicts: dict[str, Any], config: JudgeCo
         if not (_claimed(verdicts, name) or config.pairs == "edge" and edge(board, color)):
             continue
         try:
-            r = method.solve(board, color, max_seconds=config.seconds)
+            # several processes prove at once: each keeps the default 10 s structure
+            # budget whatever its time (memory, README "More time buys more structures")
+            r = method.solve(board, color, max_seconds=config.seconds,
+                             max_structures=MAX_STRUCTURES)
         except ValueError as exc:  # an ExactError: not a position the prover takes
             out[name] = {"status": "error", "ms": 0.0, "plies": None, "pv": [],
                          "error": str(exc)}

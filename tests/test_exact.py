@@ -209,6 +209,8 @@ def test_an_unknown_says_what_ran_out_and_time_buys_structures(monkeypatch) -> N
     assert exact.structure_budget(1.0) == exact.MAX_STRUCTURES  # never fewer
     assert exact.structure_budget(4 * exact.MAX_SECONDS) == 4 * exact.MAX_STRUCTURES
     assert exact.structure_budget(1e6) == exact.STRUCTURE_CEILING
+    kpk = chess.Board("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")  # no strategy decides it alone
+    assert exact.solve(kpk, chess.WHITE, method="kings").ran_out == ""
     budgets: list[int] = []
 
     class Spy(exact.Budget):
@@ -219,6 +221,15 @@ def test_an_unknown_says_what_ran_out_and_time_buys_structures(monkeypatch) -> N
     monkeypatch.setattr(exact, "Budget", Spy)
     exact.solve(board, chess.WHITE, max_seconds=30, pv=False, use_cache=False)
     assert budgets == [3 * exact.MAX_STRUCTURES]
+    # the batch tools prove in several processes at once: each keeps the default budget
+    from logic import bench_exact, judge
+
+    budgets.clear()
+    bench_exact.solve_case((bench_exact.Case("t", board.fen(), chess.WHITE, ""), 30.0))
+    verdicts = {m: {"white": {"blocked": True, "rule": "x"}, "black": {"blocked": False}}
+                for m in logic.STATIC_METHODS}
+    judge.judge_position(board, verdicts, judge.JudgeConfig(seconds=30.0))
+    assert budgets == [exact.MAX_STRUCTURES] * 2
 
 
 def test_errors() -> None:

@@ -30,7 +30,7 @@ import logic
 from logic import kpk_rules
 from logic.blockage import prepare
 from logic.diagrams import Diagram, load_diagrams
-from logic.exact import STRUCTURE_CEILING
+from logic.exact import STRUCTURE_CEILING, structure_budget
 from logic.pawns import PawnStructure
 from logic.position import PositionError
 from logic.verdict import Verdict
@@ -259,7 +259,9 @@ class ViewerState:
             self.say(f"Already {now:g} s a side, the most R gives: still unknown"
                      if now >= MAX_PROOF_SECONDS else
                      f"Already the most structures a proof may solve "
-                     f"({STRUCTURE_CEILING:,}): still unknown")
+                     f"({STRUCTURE_CEILING:,}): still unknown" if structure_budget(now)
+                     >= STRUCTURE_CEILING else
+                     "Every strategy ended undecided: more time would not help")
             return False
         self.proof_seconds = min(MAX_PROOF_SECONDS, 2 * now)
         self.analyse(keep=True)
@@ -271,12 +273,15 @@ class ViewerState:
         and not every unknown on show stopped at the most structures a proof may solve
         (:data:`logic.exact.STRUCTURE_CEILING`: more time would not buy more)."""
         method = logic.METHODS[self.method]
-        if method.static or (self.proof_seconds or method.max_seconds) >= MAX_PROOF_SECONDS:
+        now = self.proof_seconds or method.max_seconds
+        if method.static or now >= MAX_PROOF_SECONDS:
             return False
-        ends = [v.detail.result for v in (self.verdict, self.other)
+        ends = [v.detail.result.ran_out for v in (self.verdict, self.other)
                 if v is not None and v.status == "unknown" and v.detail is not None]
-        return not ends or any(r.ran_out != "structures" or r.structures < STRUCTURE_CEILING
-                               for r in ends)
+        # more time helps where time ran out; more structures only below the ceiling
+        # (an expansion that would outgrow what is left stops the call before it)
+        return not ends or "time" in ends or (
+            "structures" in ends and structure_budget(now) < STRUCTURE_CEILING)
 
     def poll_proof(self) -> bool:
         """Put the background proof's finished results in place when they are for the

@@ -329,7 +329,17 @@ def _advances(text: str, px: float, style: str = "regular") -> list[float]:
     size = px if float(px).is_integer() else 100
     font = _font(int(size), style)
     k = px / size
-    return [font.size(text[:i])[0] * k for i in range(len(text) + 1)]
+    # the pen position before character i as the PNG draws the line: the width of
+    # text[:i] runs to its last glyph's ink (an "f" overhangs its advance), so it is
+    # measured followed by a sentinel; a first glyph reaching left of its origin (minx
+    # < 0) shifts the whole line right by as much
+    if not text:
+        return [0.0]
+    sentinel = font.size("x")[0]
+    first = font.metrics(text[0])[0]
+    pens = [-min(0, first[0]) if first else 0]
+    pens += [font.size(text[:i] + "x")[0] - sentinel for i in range(1, len(text))]
+    return [p * k for p in pens] + [font.size(text)[0] * k]
 
 
 def _placed(parent: ET.Element, text: str, x: float, y: float, px: float,
@@ -460,9 +470,10 @@ def _banner(root: ET.Element, painter: Painter, frame: Frame, options: ExportOpt
     _el(g, "circle", cx=cx, cy=cy, r=r, fill=colour)
     icon, ipx = BANNER_ICONS.get(b.kind, "?"), max(14, r * 5 // 4)
     font = _font(ipx, "bold")
-    xs = _advances(icon, ipx, "bold")
-    _placed(g, icon, cx - xs[-1] / 2, cy - font.get_height() / 2 + font.get_ascent(), ipx, xs,
-            "#000", "bold")
+    t = _el(g, "text", x=f"{cx:.1f}", y=f"{cy - font.get_height() / 2 + font.get_ascent():.1f}",
+            font_size=ipx, font_family=FONT, font_weight="bold", text_anchor="middle",
+            fill="#000")  # one glyph, centred whatever the reader's font
+    t.text = icon
     _text(g, painter, list(b.blocks), banner_roles(px), x + 30 + 2 * r, y + 4,
           width - 38 - 2 * r)
     return h

@@ -1,4 +1,5 @@
-"""Dump every verdict of both methods for both sides of many positions, and diff two dumps.
+"""Dump every verdict of every static method for both sides of many positions, and diff two
+dumps.
 
 Usage (from the project root)::
 
@@ -116,8 +117,8 @@ def diff(old: Path, new: Path, engine_path: str | None) -> None:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["dump"] and len(sys.argv) == 3:
         dump(Path(sys.argv[2]))
-    elif sys.argv[1:2] == ["diff"] and len(sys.argv) >= 4:
-        eng = sys.argv[sys.argv.index("--engine") + 1] if "--engine" in sys.argv else None
-        diff(Path(sys.argv[2]), Path(sys.argv[3]), eng)
+    elif sys.argv[1:2] == ["diff"] and len(sys.argv) in (4, 6) and (
+            len(sys.argv) == 4 or sys.argv[4] == "--engine"):
+        diff(Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[5] if len(sys.argv) == 6 else None)
     else:
         sys.exit(__doc__)

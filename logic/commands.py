@@ -92,7 +92,9 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
     parsers = {}
     e = parsers["explain"] = sub.add_parser("explain", help="print the detector's reasoning "
                                             "step by step")
-    e.add_argument("fen", nargs="+", help="a FEN (quote it, or pass its fields)")
+    e.add_argument("fen", nargs="*", help="a FEN (quote it, or pass its fields; or use "
+                   "--diagram)")
+    e.add_argument("--diagram", help="a diagram id from the library (see 'pawnfence diagrams')")
     e.add_argument("--side", choices=sorted(SIDES), default="both")
     e.add_argument("--method", choices=methods, default="paper")
     e.add_argument("--json", action="store_true", help="print the verdicts with steps as JSON")
@@ -111,7 +113,8 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
 
     s = parsers["search"] = sub.add_parser("search", help="search a king-and-pawn position "
                                            "(blockage at every node)")
-    s.add_argument("fen", nargs="+")
+    s.add_argument("fen", nargs="*", help="a FEN (or use --diagram)")
+    s.add_argument("--diagram", help="a diagram id from the library (see 'pawnfence diagrams')")
     limit = s.add_mutually_exclusive_group()
     limit.add_argument("--depth", type=int_range(1, MAX_DEPTH),
                        help=f"search to this many plies (1 to {MAX_DEPTH})")
@@ -213,11 +216,10 @@ def _kpk_line(summary: dict[str, object]) -> str:
 
 
 def _explain(args: argparse.Namespace, out: TextIO) -> int:
-    fen = " ".join(args.fen)
     try:
         if why := exact_seconds_problem(args):
             raise ValueError(why)
-        board, _ops = parse_epd_line(fen)
+        board, _caption = board_from_args(args.fen, args.diagram)
     except ValueError as exc:
         print(f"pawnfence: {exc}", file=sys.stderr)
         return 2
@@ -322,10 +324,10 @@ def _search(args: argparse.Namespace, out: TextIO) -> int:
     from logic.search import DECISIVE, search_board
 
     try:
-        text = " ".join(args.fen)
-        board, _ops = parse_epd_line(text)
+        board, _caption = board_from_args(args.fen, args.diagram)
         if board.status() != chess.STATUS_VALID:
-            raise PositionError(text, f"illegal position ({status_names(board.status())})")
+            raise PositionError(" ".join(args.fen),
+                                f"illegal position ({status_names(board.status())})")
         result = search_board(board, depth=args.depth,
                               seconds=None if args.depth else (2.0 if args.time is None
                                                                else args.time),

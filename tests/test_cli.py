@@ -83,6 +83,22 @@ def test_exact_json_of_explain_and_classify_agree_and_take_a_budget(
                str(tmp_path / "x.png"))[0] == 0
 
 
+def test_explain_and_search_take_a_diagram_of_the_library(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--diagram ID`` names a library position in explain and search, as in render and
+    the viewer; an unknown id, both a FEN and an id, or neither is an error (exit 2)."""
+    code, text = run("explain", "--diagram", "paper-16", "--side", "white")
+    assert code == 0 and text.startswith("5k2/8/8/1p2p1p1/1P2P1P1/8/5P2/3K4 w")
+    assert "White cannot win: blockage (paper 3.4)" in text
+    code, text = run("search", "--diagram", "paper-1", "--depth", "4")
+    assert code == 0 and text.startswith("score ") and "\npv a1" in text
+    assert run("explain", "--diagram", "nope")[0] == 2
+    assert "no diagram 'nope'" in capsys.readouterr().err
+    assert run("explain", "--diagram", "paper-16", WIKI)[0] == 2
+    assert "not both" in capsys.readouterr().err
+    assert run("explain")[0] == 2 and "give a FEN or --diagram" in capsys.readouterr().err
+
+
 def test_explain_fields_form_and_flood_json() -> None:
     code, text = run("explain", *WIKI.split()[:2], "--method", "flood", "--json")
     assert code == 0

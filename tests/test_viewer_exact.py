@@ -389,10 +389,19 @@ def test_an_unknown_verdict_says_the_budget_ran_out_not_illegal() -> None:
 def test_r_after_an_unknown_proves_again_with_twice_the_time(home, monkeypatch) -> None:
     """An "unknown" banner offers R; R proves the same board again with twice the budget
     (the proof's own time says so), and a new board starts from the default again."""
-    monkeypatch.setattr(logic.METHODS["exact"], "max_seconds", 0.2)
+    method = logic.METHODS["exact"]
+    monkeypatch.setattr(method, "max_seconds", 0.2)
+    asked: list[float | None] = []  # the budget each proof was given (None: the default)
+    decide = method.decide_board
+
+    def spy(*args, max_seconds=None, **kw):
+        asked.append(max_seconds)
+        return decide(*args, max_seconds=max_seconds, **kw)
+
+    monkeypatch.setattr(method, "decide_board", spy)
     a = make(home, SLOW, method="exact")
     until_proved(a)
-    assert a.state.verdict.status == "unknown"
+    assert a.state.verdict.status == "unknown" and set(asked) == {None}
     assert "R: twice the time" in window_banner(a.state).blocks[1].text
     from viewer.export import frame_of
     from viewer.text import frame_banner
@@ -403,12 +412,14 @@ def test_r_after_an_unknown_proves_again_with_twice_the_time(home, monkeypatch) 
     assert a.state.proof_seconds == pytest.approx(0.4) and "0.4 s a side" in \
         a.state.message.text
     until_proved(a)
-    assert a.state.verdict.status == "unknown" and a.state.verdict.detail.result.ms > 300
+    assert a.state.verdict.status == "unknown" and a.state.verdict.detail.result.ran_out == "time"
+    assert asked[-1] == pytest.approx(0.4)
     before = a.state.editor.fen
+    asked.clear()
     frames(a, [down(centre(a, "d2")), up(centre(a, "d2"))])  # an edit: the d2-pawn off
     assert a.state.editor.fen != before
     until_proved(a)
-    assert a.state.proof_seconds is None and a.state.verdict.detail.result.ms < 300
+    assert a.state.proof_seconds is None and asked and set(asked) == {None}
 
 
 def test_r_is_not_offered_once_the_structure_ceiling_ended_the_proof(home, monkeypatch) -> None:

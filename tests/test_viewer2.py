@@ -807,6 +807,27 @@ def test_a_gifs_board_stays_in_place_from_frame_to_frame() -> None:
     assert len(tops) == 1, tops
 
 
+def test_a_gif_keeps_one_legend_for_all_its_frames() -> None:
+    """A GIF's frames draw different things (marks, then the fence, then the pawns): one
+    legend, the lines of anything some frame draws in the method's order, under every
+    frame, so nothing jumps under the board (every frame as tall, the legend's pixels the
+    same)."""
+
+    from viewer.export import Frame, trace_frames
+    from viewer.render import Painter
+    from viewer.state import ExportOptions
+
+    board = get_diagram("paper-16").board()
+    v = logic.detect(board, chess.WHITE, method="paper", trace=True)
+    frame = Frame(board, v, logic.detect(board, chess.BLACK), None, "", None, False)
+    frames = list(trace_frames(Painter(), frame, ExportOptions(480)))
+    own = {len(Frame(board, v, None, k).legend()) for k in range(len(v.steps))}
+    assert len(own) > 1  # the steps alone would have legends of different lengths
+    assert len({f.get_size() for f in frames}) == 1
+    bottoms = {pygame.surfarray.array3d(f)[:, -120:].tobytes() for f in frames}
+    assert len(bottoms) == 1
+
+
 def test_projector_mode_gives_the_legend_larger_type() -> None:
     """Read from the back of a room: projector mode lays the legend out for 1.5 times the
     window's text size (up to half the column), not the desk's."""

@@ -76,12 +76,15 @@ class Frame:
         """The legend of this frame: the lines of its method's items (and the KPK items
         on a KPK position) for what the overlay ``drawn`` draws (by default this frame's
         own; :data:`~viewer.overlay.EMPTY` for a board without one: no line)."""
+        return legend_drawn(self.legend_lines(), self.overlay() if drawn is None else drawn)
+
+    def legend_lines(self) -> tuple[LegendItem, ...]:
+        """Every line the legend of this frame's method may have, in order."""
         v = self.verdict
         method = v.method if v is not None else "paper"
         code = v.code if v is not None and v.status == "ok" else \
             ("none" if v is not None else None)
-        return legend_drawn(legend_items(method, kpk=bool(self.kpk), code=code),
-                            self.overlay() if drawn is None else drawn)
+        return legend_items(method, kpk=bool(self.kpk), code=code)
 
 
 def frame_of(state: ViewerState) -> Frame:
@@ -109,13 +112,16 @@ def banner_height(painter: Painter, b: Banner, options: ExportOptions) -> int:
 
 
 def compose_frame(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_OPTIONS,
-                  *, overlay: Overlay | None = None, banner_at_least: int = 0
-                  ) -> pygame.Surface:
+                  *, overlay: Overlay | None = None, banner_at_least: int = 0,
+                  legend: tuple[LegendItem, ...] | None = None,
+                  explanation_at_least: int = 0) -> pygame.Surface:
     """A stand-alone picture of ``frame``: the banner, the board (with its overlay), the
     explanation and the legend, each as ``options`` says; text and legend scale with
     ``options.size`` and wrap, and the picture is as tall as they need.  The banner is at
     least ``banner_at_least`` pixels tall (a GIF's frames share their tallest, so the board
-    stays in place)."""
+    stays in place); ``legend`` replaces the frame's own lines and the explanation takes
+    at least ``explanation_at_least`` pixels (a GIF's frames share both, so the legend
+    stays in place too)."""
     size, px = options.size, frame_px(options.size)
     pad = max(4, size // 80)
     width = size - 2 * pad
@@ -129,8 +135,8 @@ def compose_frame(painter: Painter, frame: Frame, options: ExportOptions = DEFAU
         text = frame_explanation(frame.verdict, frame.index, frame.caption)
         roles = {"sub": Role(px)}
         fitted = painter.fit_text([Block(text, "sub")], width, 100_000, roles)
-        parts.append(("explanation", fitted.height + pad, text))
-    items = frame.legend(ov) if options.legend else ()
+        parts.append(("explanation", max(explanation_at_least, fitted.height) + pad, text))
+    items = (frame.legend(ov) if legend is None else legend) if options.legend else ()
     if items:
         plan = painter.legend_plan((width, 100_000), items, px, False)
         parts.append(("legend", plan[3] + pad, items))
@@ -261,14 +267,31 @@ def write_gif(frames: list[Pixels], path: str | Path, *, duration_ms: int = 600,
 def trace_frames(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_OPTIONS
                  ) -> Iterator[pygame.Surface]:
     """One picture per step of the frame's verdict, then the live verdict; every banner as
-    tall as the tallest, so the board does not jump from frame to frame."""
+    tall as the tallest, so the board does not jump from frame to frame, and one legend
+    for all under explanations padded to the longest: the lines of anything some frame
+    draws, in the method's order (a legend that changed with every frame jumped under the
+    board)."""
     v = frame.verdict
     frames = [_with_index(frame, k) for k in range(len(v.steps) if v is not None else 0)]
     frames.append(_with_index(frame, None))
     tallest = (max(banner_height(painter, _banner(f), options) for f in frames)
                if options.banner else 0)
-    for f in frames:
-        yield compose_frame(painter, f, options, banner_at_least=tallest)
+    overlays = [f.overlay() if options.overlays else EMPTY for f in frames]
+    drawn = {item for f, ov in zip(frames, overlays, strict=True) for item in f.legend(ov)}
+    legend = tuple(i for i in frame.legend_lines() if i in drawn)
+    longest = max(explanation_height(painter, f, options) for f in frames) \
+        if options.explanation else 0
+    for f, ov in zip(frames, overlays, strict=True):
+        yield compose_frame(painter, f, options, overlay=ov, banner_at_least=tallest,
+                            legend=legend, explanation_at_least=longest)
+
+
+def explanation_height(painter: Painter, frame: Frame, options: ExportOptions) -> int:
+    """The height of ``frame``'s explanation in a picture made with ``options``."""
+    size, px = options.size, frame_px(options.size)
+    text = frame_explanation(frame.verdict, frame.index, frame.caption)
+    return painter.fit_text([Block(text, "sub")], size - 2 * max(4, size // 80), 100_000,
+                            {"sub": Role(px)}).height
 
 
 def _with_index(frame: Frame, index: int | None) -> Frame:

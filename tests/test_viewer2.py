@@ -812,7 +812,6 @@ def test_a_gif_keeps_one_legend_for_all_its_frames() -> None:
     legend, the lines of anything some frame draws in the method's order, under every
     frame, so nothing jumps under the board (every frame as tall, the legend's pixels the
     same)."""
-
     from viewer.export import Frame, trace_frames
     from viewer.render import Painter
     from viewer.state import ExportOptions

@@ -75,6 +75,7 @@ STRUCTURE_CEILING = 1_000_000
 #: the extra time (README, "Exact proofs")
 LINE_DAG_CAP = 8_000
 
+
 def structure_budget(max_seconds: float) -> int:
     """The structure solves a call of ``max_seconds`` may make by default:
     :data:`MAX_STRUCTURES` per :data:`MAX_SECONDS` (never fewer than

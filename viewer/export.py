@@ -78,6 +78,14 @@ class Frame:
         own; :data:`~viewer.overlay.EMPTY` for a board without one: no line)."""
         return legend_drawn(self.legend_lines(), self.overlay() if drawn is None else drawn)
 
+    def banner(self) -> Banner:
+        """The banner of this frame (the step on show, or the verdicts)."""
+        return frame_banner(self.verdict, self.other, self.index, self.caption, self.kpk)
+
+    def explanation(self) -> str:
+        """The words under the board of this frame."""
+        return frame_explanation(self.verdict, self.index, self.caption)
+
     def legend_lines(self) -> tuple[LegendItem, ...]:
         """Every line the legend of this frame's method may have, in order."""
         v = self.verdict
@@ -96,10 +104,6 @@ def frame_of(state: ViewerState) -> Frame:
 def frame_px(size: int) -> int:
     """The body text size of a picture whose board is ``size`` pixels."""
     return max(11, round(size / 40))
-
-
-def _banner(frame: Frame) -> Banner:
-    return frame_banner(frame.verdict, frame.other, frame.index, frame.caption, frame.kpk)
 
 
 def banner_height(painter: Painter, b: Banner, options: ExportOptions) -> int:
@@ -127,15 +131,14 @@ def compose_frame(painter: Painter, frame: Frame, options: ExportOptions = DEFAU
     width = size - 2 * pad
     parts: list[tuple[str, int, Any]] = []
     if options.banner:
-        b = _banner(frame)
+        b = frame.banner()
         parts.append(("banner", max(banner_at_least, banner_height(painter, b, options)), b))
     ov = (overlay if overlay is not None else frame.overlay()) if options.overlays else EMPTY
     parts.append(("board", size, None))
     if options.explanation:
-        text = frame_explanation(frame.verdict, frame.index, frame.caption)
-        roles = {"sub": Role(px)}
-        fitted = painter.fit_text([Block(text, "sub")], width, 100_000, roles)
-        parts.append(("explanation", max(explanation_at_least, fitted.height) + pad, text))
+        parts.append(("explanation", max(explanation_at_least,
+                                         explanation_height(painter, frame, options)) + pad,
+                      frame.explanation()))
     items = (frame.legend(ov) if legend is None else legend) if options.legend else ()
     if items:
         plan = painter.legend_plan((width, 100_000), items, px, False)
@@ -274,7 +277,7 @@ def trace_frames(painter: Painter, frame: Frame, options: ExportOptions = DEFAUL
     v = frame.verdict
     frames = [_with_index(frame, k) for k in range(len(v.steps) if v is not None else 0)]
     frames.append(_with_index(frame, None))
-    tallest = (max(banner_height(painter, _banner(f), options) for f in frames)
+    tallest = (max(banner_height(painter, f.banner(), options) for f in frames)
                if options.banner else 0)
     overlays = [f.overlay() if options.overlays else EMPTY for f in frames]
     drawn = {item for f, ov in zip(frames, overlays, strict=True) for item in f.legend(ov)}
@@ -289,9 +292,8 @@ def trace_frames(painter: Painter, frame: Frame, options: ExportOptions = DEFAUL
 def explanation_height(painter: Painter, frame: Frame, options: ExportOptions) -> int:
     """The height of ``frame``'s explanation in a picture made with ``options``."""
     size, px = options.size, frame_px(options.size)
-    text = frame_explanation(frame.verdict, frame.index, frame.caption)
-    return painter.fit_text([Block(text, "sub")], size - 2 * max(4, size // 80), 100_000,
-                            {"sub": Role(px)}).height
+    return painter.fit_text([Block(frame.explanation(), "sub")], size - 2 * max(4, size // 80),
+                            100_000, {"sub": Role(px)}).height
 
 
 def _with_index(frame: Frame, index: int | None) -> Frame:

@@ -23,7 +23,6 @@ import pygame
 from viewer.overlay import EMPTY, Overlay
 from viewer.render import BANNER_ICONS, banner_icon_radius, banner_roles, shown_board
 from viewer.state import DEFAULT_OPTIONS, ExportOptions
-from viewer.text import frame_banner, frame_explanation
 from viewer.textfit import Fonts
 from viewer.theme import RGB, Block, LegendItem, Role
 
@@ -456,7 +455,7 @@ def _banner(root: ET.Element, painter: Painter, frame: Frame, options: ExportOpt
     from viewer.export import banner_height, frame_px
 
     px = frame_px(options.size)
-    b = frame_banner(frame.verdict, frame.other, frame.index, frame.caption, frame.kpk)
+    b = frame.banner()
     h = banner_height(painter, b, options)
     r = banner_icon_radius(h, px)
     c = painter.colours
@@ -503,8 +502,8 @@ def frame_svg(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_O
     root.append(nested)
     y += size + pad
     if options.explanation:
-        words = frame_explanation(frame.verdict, frame.index, frame.caption)
-        y += _text(root, painter, [Block(words, "sub")], {"sub": Role(px)}, pad, y, width)
+        y += _text(root, painter, [Block(frame.explanation(), "sub")], {"sub": Role(px)}, pad,
+                   y, width)
         y += 2 * pad  # as compose_frame: the text's height and a pad, then a pad
     items = frame.legend(ov) if options.legend else ()
     if items:

@@ -55,6 +55,7 @@ from logic import exact_pv
 from logic import exact_root as rt
 from logic import exact_tables as et
 from logic.exact_dag import Budget, Call, cache_info, clear_cache
+from logic.exact_forward import ForwardSearch, SearchAborted
 from logic.exact_root import Root
 from logic.exact_schedule import STRATEGIES, Proof, prove, whole_dag
 
@@ -74,6 +75,11 @@ STRUCTURE_CEILING = 1_000_000
 #: plies, the whole DAG's 49).  Twice as many certified a few more lines for three times
 #: the extra time (README, "Exact proofs")
 LINE_DAG_CAP = 8_000
+#: the deepest forward search for a faster line when a partial expansion's line is missing
+FORWARD_LINE_PLIES = 40
+#: the most seconds the forward search may take for a faster line (a short line comes
+#: in a fraction of a second: Diagram 20's 9 plies in 0.1 s)
+FORWARD_LINE_SECONDS = 2.0
 
 
 def structure_budget(max_seconds: float) -> int:
@@ -116,9 +122,12 @@ class ExactResult(NamedTuple):
     DAG of the full game, ``"kings"`` / ``"levers"`` / ``"nopush"`` a game where D
     only moves its king / never pushes and captures only with pawns / never pushes,
     ``"bounds"`` a level-limited partial expansion of the full game, ``"gap"`` the
-    gap-guided one (:mod:`logic.exact_gap`).  ``ran_out`` (unknown only): what ended
-    the call, ``"time"``, ``"structures"`` (its structure budget) or ``"cancelled"``
-    (``""`` when every strategy finished undecided).
+    gap-guided one (:mod:`logic.exact_gap`), ``"forward"`` the forward search for a
+    short breakthrough (:mod:`logic.exact_forward`; its line is the fastest).
+    ``ran_out`` (unknown only): what ended the call, ``"time"``, ``"structures"`` (its
+    structure budget) or ``"cancelled"`` (``""`` when every strategy finished
+    undecided).  ``nodes``: positions the forward search examined (as a strategy, and
+    for the line of a breakthrough a partial expansion proved).
     """
 
     status: str
@@ -135,6 +144,7 @@ class ExactResult(NamedTuple):
     distinct: int = 0
     fastest: bool = False
     ran_out: str = ""
+    nodes: int = 0
 
 
 def _flip_uci(uci: str) -> str:
@@ -146,6 +156,8 @@ def _principal(r: Root, proof: Proof, seconds: float,
                cancel: Callable[[], bool] | None) -> exact_pv.PV | None:
     """The PV of a breakthrough proof, or None if the distances take too long."""
     dag = proof.dag
+    if isinstance(dag, ForwardSearch):
+        return _forward_line(dag, seconds, cancel)
     src = exact_pv.Source(dag.lo, dag.expanded)
     try:
         dist = exact_pv.distances([(r.xp, r.dp), *rt.ep_caps(r)], rt.root_states(r), src,
@@ -153,6 +165,50 @@ def _principal(r: Root, proof: Proof, seconds: float,
         return exact_pv.walk(rt.oriented_board(r), dist)
     except exact_pv.DistanceError:  # out of time, or the cache lost a structure
         return None
+
+
+def _forward_line(search: ForwardSearch, seconds: float,
+                  cancel: Callable[[], bool] | None, max_plies: int | None = None
+                  ) -> exact_pv.PV | None:
+    """The fastest line by ``search`` (deepened up to ``max_plies`` first, if given),
+    or None if it does not come within ``seconds``."""
+    end = time.perf_counter() + seconds
+    search.poll = lambda: time.perf_counter() > end or (cancel is not None and cancel())
+    try:
+        if max_plies is not None and search.deepen(max_plies) is None:
+            return None
+        return search.line()
+    except SearchAborted:
+        return None
+
+
+def _faster_line(r: Root, proof: Proof, line: exact_pv.PV | None, end: float,
+                 cancel: Callable[[], bool] | None, budget: Budget, use_cache: bool
+                 ) -> tuple[Proof, exact_pv.PV | None, bool]:
+    """A partial expansion's breakthrough: the real game's fastest line if one comes
+    in time, from the forward search (up to the partial line's length, within half the
+    time left, at most :data:`FORWARD_LINE_SECONDS`) or else the whole DAG (if it has
+    at most :data:`LINE_DAG_CAP` structures, within half the time then left);
+    ``(proof, line, fastest)``."""
+    left = end - time.perf_counter()
+    if left <= 0:
+        return proof, line, False
+    search = ForwardSearch(rt.oriented_board(r), lambda: False)
+    better = _forward_line(search, min(left / 2, FORWARD_LINE_SECONDS), cancel,
+                           line.plies if line is not None else FORWARD_LINE_PLIES)
+    budget.nodes += search.nodes
+    if better is not None:
+        return proof, better, True
+    left = end - time.perf_counter()
+    whole = whole_dag(r, Call(Budget(left / 2, MAX_STRUCTURES, cancel), use_cache),
+                      LINE_DAG_CAP) if left > 0 else None
+    if whole is not None:
+        whole = whole._replace(restricted=proof.restricted)  # its king map is exact
+        better = _principal(r, whole, max(0.0, end - time.perf_counter()), cancel)
+        if better is not None:
+            return whole, better, True
+        return whole, line, False
+    return proof, line, False
 
 
 def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square,
@@ -189,7 +245,8 @@ def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square
     if proof is None:
         ms = (time.perf_counter() - budget.start) * 1000
         return ExactResult("unknown", None, (), None, "", budget.solved, states, ms, 0, "",
-                           budget.cached, len(budget.keys), ran_out=budget.why)
+                           budget.cached, len(budget.keys), ran_out=budget.why,
+                           nodes=budget.nodes)
     if not proof.won:
         legal = (et.legal_masks(r.xp, r.dp).w if r.x_to_move
                  else et.legal_masks(r.xp, r.dp).b)
@@ -197,22 +254,16 @@ def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square
         ms = (time.perf_counter() - budget.start) * 1000
         return ExactResult("blocked", True, (), None, "", budget.solved, states, ms,
                            sl if color else chess.flip_vertical(sl), proof.restricted,
-                           budget.cached, len(budget.keys))
+                           budget.cached, len(budget.keys), nodes=budget.nodes)
     if pv and on_line is not None:
         on_line()
     pv_budget = max_seconds if pv_seconds is None else pv_seconds
     pv_end = time.perf_counter() + pv_budget
     line = _principal(r, proof, pv_budget, cancel) if pv else None
-    fastest = not proof.restricted
-    if pv and proof.restricted:  # a partial expansion: try the whole DAG for a faster line
-        left = pv_end - time.perf_counter()
-        whole = whole_dag(r, Call(Budget(left / 2, MAX_STRUCTURES, cancel), use_cache),
-                          LINE_DAG_CAP) if left > 0 else None
-        if whole is not None:
-            proof = whole._replace(restricted=proof.restricted)  # its king map is exact
-            better = _principal(r, proof, max(0.0, pv_end - time.perf_counter()), cancel)
-            if better is not None:
-                line, fastest = better, True
+    fastest = proof.restricted in ("", "forward")
+    if pv and not fastest:  # a partial expansion's line: look for the fastest
+        proof, line, fastest = _faster_line(r, proof, line, pv_end, cancel, budget,
+                                             use_cache)
     sl = et.king_squares(proof.table, dk=r.dk)
     moves: tuple[str, ...] = ()
     plies, ends = None, ""
@@ -222,7 +273,7 @@ def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square
     ms = (time.perf_counter() - budget.start) * 1000
     return ExactResult("breaks", False, moves, plies, ends, budget.solved, states, ms,
                        sl if color else chess.flip_vertical(sl), proof.restricted, budget.cached,
-                       len(budget.keys), fastest and line is not None)
+                       len(budget.keys), fastest and line is not None, nodes=budget.nodes)
 
 
 def check_board(board: chess.Board) -> None:

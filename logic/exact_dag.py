@@ -47,6 +47,8 @@ class Budget:
         self.cancel = cancel
         self.solved = 0
         self.cached = 0
+        #: positions the forward search (:mod:`logic.exact_forward`) searched
+        self.nodes = 0
         self.out = False
         #: what ran out first: "structures", "time" or "cancelled" ("" while in budget)
         self.why = ""

@@ -217,8 +217,10 @@ class ExactMethod(Method):
                     f"{_work(r)}, {secs:.2f} s{how})")
         if v.code == "breaks":
             line = f": {_numbered(d)}" if d.san else ""
+            how = (f", by a forward search of {_plural(r.nodes, 'position')}"
+                   if r.restricted == "forward" else "")
             return (f"{name.us} breaks through, {_ends(r)} in {_plies(r.plies)} (exact: "
-                    f"{_work(r)}, {secs:.2f} s){line}")
+                    f"{_work(r)}, {secs:.2f} s{how}){line}")
         if r.ran_out == "structures":
             return (f"unknown: the exact prover's structure budget ran out: {r.structures:,} "
                     f"solves of {_work(r)} in {secs:.2f} s (no guess)")
@@ -254,8 +256,14 @@ class ExactMethod(Method):
                 f"{r.distinct:,} solved{again}, {r.cached:,} from the cache, {r.states:,} "
                 f"king placements, {r.ms / 1000:.2f} s.",
                 facts=(("structures", r.structures), ("distinct", r.distinct),
-                       ("cached", r.cached),
+                       ("cached", r.cached), ("nodes", r.nodes),
                        ("restricted", r.restricted), ("status", r.status)))
+        if r.restricted == "forward" and r.plies:
+            rec.add("exact-forward", "exact", "forward search",
+                    f"Forward search, a ply deeper each time: {rec.us} forces the end of the "
+                    f"blockage within {_plies(r.plies)} against every defence, and not within "
+                    f"fewer ({_plural(r.nodes, 'position')} searched).",
+                    facts=(("nodes", r.nodes), ("plies", r.plies)))
         if r.status == "blocked":
             rec.add("exact-kings", "exact", "king map",
                     f"{rec.them}'s king holds from the {chess.popcount(r.king_map)} marked "

@@ -44,11 +44,14 @@ class DistanceError(RuntimeError):
 class Dist(NamedTuple):
     """Distances of one structure: ``w`` (X to move), ``b`` (D to move), ``stale`` the
     D-to-move stalemates (for an en-passant parent), as arrays over the 4096 king
-    placements (index ``dk * 64 + xk``; :data:`INF` = no win)."""
+    placements (index ``dk * 64 + xk``; :data:`INF` = no win).  ``runner``: the runner
+    bound's distances of a structure the proof did not expand (:data:`INF` there means
+    "not known", not "no win")."""
 
     w: np.ndarray
     b: np.ndarray
     stale: np.ndarray
+    runner: bool = False
 
 
 def _bools(x: int) -> np.ndarray:
@@ -179,7 +182,7 @@ def _runner_dist(key: Key) -> Dist:
     for part in er.runner_parts(*key):
         w[_bools(part.w)] = np.minimum(w[_bools(part.w)], 2 * part.n - 1)
         b[_bools(part.b)] = np.minimum(b[_bools(part.b)], 2 * part.n)
-    return Dist(w, b, np.zeros(et.NSTATES, dtype=bool))
+    return Dist(w, b, np.zeros(et.NSTATES, dtype=bool), runner=True)
 
 
 class Source(NamedTuple):
@@ -306,17 +309,27 @@ class PV(NamedTuple):
     ends: str
 
 
+def _key(board: chess.Board) -> Key:
+    return (board.pawns & board.occupied_co[chess.WHITE],
+            board.pawns & board.occupied_co[chess.BLACK])
+
+
+def _dist(board: chess.Board, dist: dict[Key, Dist]) -> Dist:
+    """The distances of ``board``'s structure (the runner bound's if not computed)."""
+    key = _key(board)
+    d = dist.get(key)
+    if d is None:
+        d = dist[key] = _runner_dist(key)
+    return d
+
+
 def _lookup(board: chess.Board, dist: dict[Key, Dist], depth: int = 0) -> int:
     """Distance of an oriented position (X = White), INF when not a win."""
     if board.turn == chess.BLACK and board.is_checkmate():
         return 0
     if board.has_legal_en_passant() and depth < 2:
         return _expand(board, dist, depth)[0]
-    key = (board.pawns & board.occupied_co[chess.WHITE],
-           board.pawns & board.occupied_co[chess.BLACK])
-    d = dist.get(key)
-    if d is None:
-        d = dist[key] = _runner_dist(key)
+    d = _dist(board, dist)
     wk, bk = board.king(chess.WHITE), board.king(chess.BLACK)
     assert wk is not None and bk is not None
     return int((d.w if board.turn == chess.WHITE else d.b)[et.index(wk, bk)])
@@ -326,11 +339,14 @@ def _expand(board: chess.Board, dist: dict[Key, Dist], depth: int = 0
             ) -> tuple[int, chess.Move | None]:
     """Best distance and move: least for X (White), greatest for D.
 
-    D prefers its greatest *finite* distance: from a D-to-move win inside an
-    expanded structure every D move leads to a win (the proof's tables), so a child
-    without a distance appears only below a structure the runner bound decided, whose
-    children the proof never looked at; there the runner's lines are the PV."""
+    In a structure the proof expanded, D's greatest distance counts a move to no win
+    (:data:`INF`) too: the tables' own distances do (an X double push that D answers
+    by an en-passant capture out of the win is no win, though the push's structure
+    is).  Below a structure only the runner bound decided, whose children the proof
+    never looked at, D prefers its greatest *finite* distance: there the runner's
+    lines are the PV."""
     x = board.turn == chess.WHITE
+    strict = not x and not _dist(board, dist).runner
     best, best_move = (INF if x else -1), None
     for mv in board.legal_moves:
         if mv.promotion is not None and mv.promotion != chess.QUEEN:
@@ -344,7 +360,8 @@ def _expand(board: chess.Board, dist: dict[Key, Dist], depth: int = 0
         if x:
             if v < best:
                 best, best_move = v, mv
-        elif best_move is None or (v < INF and (best >= INF or v > best)):
+        elif best_move is None or (v > best if strict else
+                                   v < INF and (best >= INF or v > best)):
             best, best_move = v, mv
     if best_move is None:  # no legal move: mate (0, for D) or no win
         return (0 if not x and board.is_check() else INF), None

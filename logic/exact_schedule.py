@@ -19,23 +19,25 @@ from typing import NamedTuple, Protocol
 from logic import exact_root as rt
 from logic import exact_tables as et
 from logic.exact_dag import Call, Dag
+from logic.exact_forward import ForwardSearch, SearchAborted
 from logic.exact_gap import GapExpansion
 from logic.exact_root import Root
 from logic.exact_tables import FULL, KINGS, LEVERS, NOPUSH
 
-__all__ = ["Proof", "Run", "Levels", "GapRounds", "STRATEGIES", "prove", "whole_dag"]
+__all__ = ["Proof", "Run", "Levels", "GapRounds", "Forward", "STRATEGIES", "prove", "whole_dag"]
 
 
 class Proof(NamedTuple):
     """A decided root: ``table`` the side-to-move table that decided it, trustworthy on
     the states of ``mask`` (for the king map); ``restricted`` the game that proved it;
-    ``dag`` the expansion whose bounds gave it (the PV of a breakthrough walks them)."""
+    ``dag`` the expansion whose bounds gave it (the PV of a breakthrough walks them), or
+    the forward search that found the breakthrough (its line is its own)."""
 
     won: bool
     table: int
     mask: int
     restricted: str
-    dag: Dag | GapExpansion
+    dag: Dag | GapExpansion | ForwardSearch
 
 
 class Run(Protocol):
@@ -154,7 +156,56 @@ class GapRun:
         return Proof(False, hi, rt.reach(r), "gap", g)
 
 
-Strategy = Levels | GapRounds
+@dataclass(frozen=True)
+class Forward:
+    """The forward search for a short breakthrough (:mod:`logic.exact_forward`), a ply
+    deeper each step: it proves breakthroughs only, with their fastest line."""
+
+    weight: float = 1.0
+    #: the deepest search tried (plies); deeper breakthroughs are left to the expansions
+    max_plies: int = 64
+    #: the positions a step may search before it yields (doubled each time it must)
+    first_cap: int = 4096
+
+    def start(self, root: Root, call: Call) -> ForwardRun:
+        """A run of the search on ``root``."""
+        search = ForwardSearch(rt.oriented_board(root), call.budget.late)
+        return ForwardRun(self, root, call, search, self.first_cap)
+
+
+@dataclass
+class ForwardRun:
+    """:class:`Forward` at work: a step deepens by one ply, within ``cap`` positions
+    (an unfinished ply is taken up again at the next step, with twice the cap and what
+    the search's table proved meanwhile)."""
+
+    strategy: Forward
+    root: Root
+    call: Call
+    search: ForwardSearch
+    cap: int
+    finished: bool = False
+
+    def step(self) -> Proof | None:
+        """One ply deeper; the proof once X forces the target within it."""
+        s, budget = self.search, self.call.budget
+        before = s.nodes
+        try:
+            d = s.deepen(s.depth + 1, limit=self.cap)
+        except SearchAborted as e:
+            self.cap *= 2
+            self.finished = e.full
+            return None
+        finally:
+            budget.nodes += s.nodes - before
+        if d is None:
+            self.finished = s.depth >= self.strategy.max_plies
+            return None
+        bit = 1 << et.index(self.root.xk, self.root.dk)
+        return Proof(True, bit, bit, "forward", s)
+
+
+Strategy = Levels | GapRounds | Forward
 
 _UNLIMITED = 1 << 20
 _KINGS_GAME = Levels(KINGS, "hi", lambda n: (n, _UNLIMITED))
@@ -167,6 +218,8 @@ _FULL_GAME = Levels(FULL, "lo", lambda n: (_UNLIMITED, _UNLIMITED))
 _FULL_CAPPED = Levels(FULL, "lo", _FULL_GAME.limits, cap=lambda n: 1000 << n, weight=0.5)
 #: upper bounds of the full game expanded where the root's doubt leads, a round a step
 _GAP = GapRounds()
+#: short breakthroughs by a forward search, with their fastest line
+_FORWARD = Forward(weight=0.5)
 
 
 #: ``method`` of :func:`logic.exact.solve`: the strategies it runs.  ``auto`` runs the
@@ -186,7 +239,7 @@ _GAP = GapRounds()
 #: at once.
 STRATEGIES: dict[str, tuple[Strategy, ...]] = {
     "auto": (_KINGS_GAME, _NOPUSH_GAME, replace(_GAP, weight=2.0), replace(_FULL_LO, weight=1.5),
-             _FULL_CAPPED),
+             _FULL_CAPPED, _FORWARD),
     "claimed": (_KINGS_GAME, replace(_LEVERS_GAME, weight=8.0), replace(_NOPUSH_GAME, weight=2.0),
                 replace(_FULL_HI, weight=0.5), replace(_FULL_LO, weight=0.25),
                 replace(_FULL_CAPPED, weight=0.25)),
@@ -196,6 +249,7 @@ STRATEGIES: dict[str, tuple[Strategy, ...]] = {
     "bounds": (_FULL_HI, _FULL_LO),
     "gap": (_GAP,),
     "full": (_FULL_GAME,),
+    "forward": (replace(_FORWARD, weight=1.0),),
 }
 
 #: seconds every strategy is deemed to have spent before it starts: a strategy of

@@ -341,6 +341,29 @@ def test_pvs_replay_on_random_breakthroughs(syzygy_dir) -> None:
     assert seen > 60
 
 
+@pytest.mark.parametrize(("fen", "x", "plies", "double"), [
+    ("8/8/3K4/8/2p5/8/1P3k2/8 w - - 0 1", chess.WHITE, 17, "b2b4"),
+    ("2k5/6p1/8/5P2/8/8/8/2K5 b - - 0 1", chess.BLACK, 33, "g7g5"),
+])
+def test_the_line_never_walks_into_an_en_passant_refutation(fen: str, x: chess.Color,
+                                                             plies: int, double: str) -> None:
+    """X's double push past a defending pawn is answered by the capture en passant,
+    which leaves X without a pawn: no win.  The line walked into it (a 9-ply "fastest"
+    line, the defender's reply not counted); it is now the real distance, the forward
+    search's (another algorithm: a depth-limited search over boards)."""
+    board = chess.Board(fen)
+    after = board.copy()
+    after.push_uci(double)
+    assert after.has_legal_en_passant()
+    after.push(next(m for m in after.legal_moves if after.is_en_passant(m)))
+    assert not after.pawns & after.occupied_co[x]  # no pawn left to promote
+    r = exact.solve(board, x, method="full")
+    assert r.status == "breaks" and r.fastest and r.pv[0] != double
+    assert r.plies == len(r.pv) == plies
+    exact.clear_cache()
+    assert exact.solve(board, x, method="forward").plies == plies
+
+
 # --------------------------------------------------------------------------- cross-checks
 
 
@@ -594,6 +617,7 @@ def test_without_the_whole_dag_the_line_says_it_is_the_partial_expansions(monkey
     """When the whole DAG does not fit, the line is the partial expansion's, a legal
     winning line but not the fastest (53 plies against 49), and says so."""
     monkeypatch.setattr(exact, "LINE_DAG_CAP", 100)
+    monkeypatch.setattr(exact, "FORWARD_LINE_SECONDS", 0.0)  # nor the forward search's
     board = chess.Board(FINE70)
     exact.clear_cache()
     r = exact.solve(board, chess.WHITE, method="bounds")
@@ -648,3 +672,83 @@ def test_on_line_is_called_once_when_a_breakthrough_is_proved_and_its_line_begin
     exact.solve(fine70, chess.BLACK, on_line=lambda: calls.append(2))
     exact.solve(fine70, chess.WHITE, pv=False, on_line=lambda: calls.append(3))
     assert calls == [1]
+
+
+# --------------------------------------------------------------------------- forward search
+
+PAPER_20 = "8/2p5/kp2p1p1/p1p1P1P1/P1P2P2/1P4K1/8/8 w - - 0 1"
+
+
+def test_diagram_20_breaks_with_the_papers_f5_within_the_default_budget() -> None:
+    """The paper's Diagram 20 ("1. f5 wins"): the retrograde expansions need about
+    20 s; the forward search proves it at the default budget, with the paper's move
+    and the fastest line (9 plies: 7 do not suffice, by brute force), and the trace
+    says so in a step the code listing shows."""
+    from logic.explain import verdict_reason
+    from viewer.code import LISTINGS, line_of
+
+    board = chess.Board(PAPER_20)
+    r = exact.solve(board, chess.WHITE)
+    assert (r.status, r.restricted, r.fastest) == ("breaks", "forward", True)
+    assert r.pv[0] == "f4f5" and r.plies == len(r.pv) == 9 and r.nodes > 0
+    _replay(PAPER_20, r)
+    assert not _forces(chess.Board(PAPER_20), chess.WHITE, 8, {})
+    logic.METHODS["exact"].clear_cache()
+    v = logic.detect(board, chess.WHITE, method="exact", trace=True)
+    step = next(s for s in v.steps if s.kind == "exact-forward")
+    assert "within 9 plies" in step.text and line_of(LISTINGS["exact"], step) is not None
+    assert "by a forward search of" in verdict_reason(v)
+
+
+def test_forward_search_agrees_with_the_whole_dag() -> None:
+    """Wherever the forward search proves a breakthrough, the whole DAG proves one
+    too, as fast (the same plies), and the forward line replays to its end; it never
+    says blocked."""
+    rng = random.Random(21)
+    agree = 0
+    for i in range(30):
+        board = random_material_board(rng, "PP", "p") if i % 2 else _near_fortress(rng)
+        for x in chess.COLORS:
+            exact.clear_cache()
+            f = exact.solve(board, x, method="forward", max_seconds=0.25)
+            assert f.status in ("breaks", "unknown"), (board.fen(), x)
+            if f.plies is None:  # unknown, or the line did not come in time
+                continue
+            end = _replay(board.fen(), f)
+            assert end.move_stack[-1].promotion or end.is_checkmate()
+            exact.clear_cache()
+            full = exact.solve(board, x, method="full", max_seconds=2)
+            if full.plies is None:  # out of budget (or no line in time)
+                continue
+            assert (full.status, full.plies) == ("breaks", f.plies), (board.fen(), x)
+            agree += 1
+    assert agree >= 12
+
+
+@pytest.mark.parametrize(("fen", "x"), [
+    ("8/2P5/3p4/5p2/1P6/8/2k5/6K1 b - - 0 1", chess.BLACK),
+    ("6k1/7p/2pp1p1P/p1PP1Pp1/P5P1/3K4/8/8 w - - 0 1", chess.WHITE),
+])
+def test_a_partial_expansions_line_is_shortened_by_the_forward_search(
+        fen: str, x: chess.Color, monkeypatch) -> None:
+    """Without the whole DAG (cap 0), the level-limited lower bound's own line is
+    longer than the fastest; the forward search, run for the line, finds the fastest
+    (its distance) and the line says it is."""
+    monkeypatch.setattr(exact, "LINE_DAG_CAP", 0)
+    board = chess.Board(fen)
+    fastest = exact.solve(board, x, method="forward").plies
+    exact.clear_cache()
+    monkeypatch.setattr(exact, "FORWARD_LINE_SECONDS", 0.0)
+    partial = exact.solve(board, x, method="bounds")
+    assert partial.status == "breaks" and not partial.fastest and partial.plies > fastest
+    exact.clear_cache()
+    monkeypatch.setattr(exact, "FORWARD_LINE_SECONDS", 2.0)
+    r = exact.solve(board, x, method="bounds")
+    assert (r.restricted, r.fastest, r.plies) == ("bounds", True, fastest)
+    _replay(fen, r)
+
+
+def test_forward_search_runs_out_as_unknown() -> None:
+    """A deep position within a tiny budget: unknown, time named, positions counted."""
+    r = exact.solve(chess.Board(PAPER_20), chess.BLACK, method="forward", max_seconds=0.05)
+    assert (r.status, r.ran_out) == ("unknown", "time") and r.nodes > 0

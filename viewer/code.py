@@ -149,6 +149,8 @@ LISTINGS: dict[str, Listing] = {
         _L(2, "cache s's tables  # the paper's pawn hash, generalised"),
         _L(1, "# shortcuts side by side: D moves only its king / never pushes (a draw"),
         _L(1, "#   there is one here), partial expansions bounded above and below"),
+        _L(1, "# beside them: a forward search, a ply deeper each time, for a short"),
+        _L(1, "#   breakthrough (X fastest, D longest: the line)", ("exact-forward",)),
         _L(1, "the root is decided (or the budget is spent: unknown)", ("exact-solve",)),
         _L(1, "king map ← the king squares from which the root is held / won",
            ("exact-kings",)),

@@ -264,17 +264,18 @@ class ExactMethod(Method):
                     f"blockage within {_plies(r.plies)} against every defence, and not within "
                     f"fewer ({_plural(r.nodes, 'position')} searched).",
                     facts=(("nodes", r.nodes), ("plies", r.plies)))
+        marked = _plural(chess.popcount(r.king_map), "marked square")
         if r.status == "blocked":
             rec.add("exact-kings", "exact", "king map",
-                    f"{rec.them}'s king holds from the {chess.popcount(r.king_map)} marked "
-                    f"squares (with {rec.us}'s king and the side to move as now; the squares "
-                    f"this proof covers, others may hold too).",
+                    f"{rec.them}'s king holds from the {marked} (with {rec.us}'s king and "
+                    f"the side to move as now; the squares this proof covers, others may "
+                    f"hold too).",
                     changed=r.king_map, kingmap=r.king_map, facts=(("holds", True),))
         elif r.status == "breaks":
             rec.add("exact-kings", "exact", "king map",
                     f"With {rec.them}'s king where it stands, {rec.us} breaks through from the "
-                    f"{chess.popcount(r.king_map)} marked squares of its king (the squares "
-                    f"this proof covers, others may break through too).",
+                    f"{marked} of its king (the squares this proof covers, others may break "
+                    f"through too).",
                     changed=r.king_map, kingmap=r.king_map, facts=(("holds", False),))
             _record_line(rec, board, r)
         rec.add("verdict", "exact", "verdict", v.headline + ".")

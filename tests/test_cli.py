@@ -45,7 +45,8 @@ def test_explain_exact_draws_the_king_map_with_a_letter_and_its_legend(
     assert board[square][1] == letter, board
     marked = sum(cell[1] == letter for cell in board.values())
     holds = "holds" if letter == "H" else "breaks through"
-    assert f"{letter} " in text and f"{holds} from the {marked} marked squares" in text
+    squares = "marked square" if marked == 1 else "marked squares"
+    assert f"{letter} " in text and f"{holds} from the {marked} {squares}" in text
     assert f"{letter} {'defending king holds' if letter == 'H' else 'attacking king breaks'}" \
         in text
 

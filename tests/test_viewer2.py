@@ -276,6 +276,30 @@ def test_code_panel_highlights_the_line_of_each_step(home) -> None:
     pygame.display.quit()
 
 
+@pytest.mark.parametrize("method", ["paper", "flood"])
+def test_the_current_code_line_stays_in_view_when_the_facts_below_grow(home, method) -> None:
+    """Diagram 20 at 1920x1080: at some steps the facts under the listing take more
+    room; the listing followed the current line in two thirds of the pane, so the line
+    fell out of view (flood, steps 7 and 8).  Every step's line is now inside the
+    listing's own height."""
+    a = make(home, (1920, 1080), fen=get_diagram("paper-20").fen)
+    if method == "flood":
+        frames(a, [key(pygame.K_m)])
+    assert a.state.method == method and "code" in a.panel.panes
+    mono = a.code.painter.fonts.get(a.code.px, "mono")
+    line_h = mono.get_linesize()
+    for k, step in enumerate(a.state.verdict.steps):
+        a.state.seek(k)
+        frames(a, [])
+        listing, cur, _prev = a.code.current()
+        rows = a.code._wrapped(listing, a.code.rect.width)
+        n = next(i for i, r in enumerate(rows) if r[0] == cur)
+        _top, code_h = a.code._code_area(listing, step)
+        y = n * line_h - a.code.scroll
+        assert 0 <= y <= code_h - line_h, (k, step.kind, y, code_h)
+    pygame.display.quit()
+
+
 def test_recomputed_fence_is_drawn_as_a_difference() -> None:
     from viewer.overlay import step_overlay
 
@@ -380,9 +404,13 @@ def test_a_library_diagram_opens_on_the_side_its_caption_is_about(home) -> None:
     a = make(home, fen=WIKI)
     a.state.load_diagram(get_diagram("paper-3"))
     frames(a, [])
-    assert a.state.side == "black"  # Black's extra pawn; Black is the side blocked
-    assert vtext.window_banner(a.state).head == "Black cannot win — blockage (paper 3.2)"
+    # White's false advantage (paper, section 4), though Black has the extra pawn: the
+    # static rules see the blockage only once Black's king reaches the f-file (3.4)
+    assert a.state.side == "white"
+    assert vtext.window_banner(a.state).head == "White: no blockage proved"
     a.state.load_diagram(get_diagram("paper-16"))
+    assert a.state.side == "white"
+    a.state.load_diagram(get_diagram("paper-15"))  # White's dynamic pawns b2, e2, g2
     assert a.state.side == "white"
     pygame.display.quit()
 
@@ -747,6 +775,19 @@ def test_library_lines_fit_cut_at_a_word_and_a_long_name_still_opens(home) -> No
     _type(a, "8/8/8/8/8/8/8/8 w - - 0 1 with a long tail of words that cannot fit the label")
     label = a.panel.fen_status
     assert font.size(label.text)[0] <= label.rect.width, label.text
+    pygame.display.quit()
+
+
+def test_library_rows_are_as_tall_as_their_text_in_a_large_window(home) -> None:
+    """pygame_gui's rows are 20 px: at 1920x1080 the text is larger and its descenders
+    were cut ("g4" read as "a4"); a row is now at least a line of text tall."""
+    from viewer.textfit import Fonts
+
+    a = make(home, fen=WIKI, size=(1920, 1080))
+    show_pane(a, "library")
+    font = Fonts().get(a.panel.px)
+    assert font.get_linesize() > 20
+    assert a.panel.library.list_item_height >= font.get_linesize()
     pygame.display.quit()
 
 

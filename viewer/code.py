@@ -239,9 +239,10 @@ class CodePanel:
         if listing is not None:
             mono = self.painter.fonts.get(self.px, "mono")
             rows = self._wrapped(listing, self.rect.width)
-            self._follow(rows, cur, mono.get_linesize(), self.rect.height * 2 // 3)
-            # never scrolled past the listing's end (the pane's lower part left empty)
+            # the listing's own height: the step's facts below it take a varying part
             _top, code_h = self._code_area(listing, step)
+            self._follow(rows, cur, mono.get_linesize(), code_h)
+            # never scrolled past the listing's end (the pane's lower part left empty)
             self.scroll = max(0, min(self.scroll, len(rows) * mono.get_linesize() - code_h))
         key = ("code", self.state.method, cur, prev, Same(step), self.rect.size, self.px,
                self.scroll)
@@ -331,8 +332,9 @@ class CodePanel:
 
     def _follow(self, rows: list[tuple[int, int, str]], cur: int | None, line_h: int,
                 view: int) -> None:
-        """Keep the current line in view (once per change of the current line)."""
-        key = (self.state.method, cur, self.rect.size)
+        """Keep the current line in the listing's ``view`` pixels (once per change of the
+        current line or of that height)."""
+        key = (self.state.method, cur, self.rect.size, view)
         if key == self._followed or cur is None:
             return
         self._followed = key

@@ -80,6 +80,8 @@ def make_manager(size: tuple[int, int], px: int) -> pygame_gui.UIManager:
     font = {"name": "noto_sans", "size": str(px)}
     theme: dict[str, Any] = {name: {"font": font} for name in _GUI_ELEMENTS}
     theme["#tab"] = {"misc": {"text_horiz_alignment_padding": "2"}}
+    # pygame_gui's 20 px rows cut the descenders of larger text ("g4" read as "a4")
+    theme["selection_list"]["misc"] = {"list_item_height": str(max(20, round(px * 1.6)))}
     manager = pygame_gui.UIManager(size, theme, enable_live_theme_updates=False)
     manager.preload_fonts([{"name": "noto_sans", "point_size": px, "style": style,
                             "antialiased": "1"} for style in ("bold", "italic")])

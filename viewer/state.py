@@ -98,14 +98,15 @@ DEFAULT_OPTIONS = ExportOptions()
 
 
 def diagram_side(d: Diagram) -> str:
-    """The side a library diagram's caption is about: the side with more pawns (the side
-    whose win is in question), else the side its stated verdicts name."""
+    """The side a library diagram's caption is about: the side its stated verdicts name
+    (the paper's Diagram 3 is White's false advantage, though Black has more pawns),
+    else the side with more pawns (the side whose win is in question), else White."""
+    exp = next((e for e in d.expect.values() if e is not None), None)
+    if exp is not None:
+        return "white" if exp.side else "black"
     board = d.board()
     w, b = (len(board.pieces(chess.PAWN, c)) for c in (chess.WHITE, chess.BLACK))
-    if w != b:
-        return "white" if w > b else "black"
-    exp = next((e for e in d.expect.values() if e is not None), None)
-    return "black" if exp is not None and not exp.side else "white"
+    return "black" if b > w else "white"
 
 
 #: the most seconds a side R gives a proof that came back "unknown" (doubling each time)

@@ -102,7 +102,9 @@ LEGEND: tuple[LegendItem, ...] = (
     LegendItem("letters", "text", "A O B E L",
                "A above, O on, B below the fence; E 3.4 exception; L fence lever"),
     LegendItem("holds", "ok", "A", "dynamic pawn that holds (disc, tick)"),
-    LegendItem("breaks", "breaks", "B", "dynamic pawn that breaks it (ring, cross)"),
+    # the same letter as "holds": the shape says holds or breaks (a B here was read as
+    # "breaks", though B is "below" on the board)
+    LegendItem("breaks", "breaks", "A", "dynamic pawn that breaks it (ring, cross)"),
     LegendItem("cross", "removed", "X", "removed / drowned pawn (3)"),
     LegendItem("recompute", "fence", "+ -",
                "fence recomputed: joins (+), leaves (-), taken now (rings)"),

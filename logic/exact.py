@@ -36,7 +36,10 @@ strategy objects and their scheduler of :mod:`logic.exact_schedule`):
    early, the lower bound the reverse; limits grow until they decide;
    or the upper bound expanded only where the root's doubt leads, a round at a time
    (:mod:`logic.exact_gap`, ``restricted="gap"``): the blockages of open structures;
-3. the whole DAG, given up whenever it outgrows a cap that doubles with each try.
+3. the whole DAG, given up whenever it outgrows a cap that doubles with each try;
+4. a forward search over boards, a ply deeper each step (:mod:`logic.exact_forward`,
+   ``restricted="forward"``): short breakthroughs, with their fastest line.  It also
+   finds the fastest line of a breakthrough a partial expansion proved.
 
 X is White inside the solver; Black is White on the flipped board
 (:func:`logic.exact_root.orient`).

@@ -72,7 +72,7 @@ def king_flood(w: int, b: int, rec: Recorder | None = None) -> FloodResult:
             rec.add(
                 "flood-rams", "wiki flood", "ram fence",
                 f"Fewer than three rams ({rec.us} pawns blocked by {rec.them} pawns): "
-                "no ram fence.",
+                f"no ram fence.{rec.view_note}",
                 rams=w & (b >> 8),
             )
         return FloodResult(False, 0, 0, 0, "rams")
@@ -80,7 +80,7 @@ def king_flood(w: int, b: int, rec: Recorder | None = None) -> FloodResult:
         rec.add(
             "flood-fence", "wiki flood", "ram fence",
             f"Ram fence: rams {rec.names(w & (b >> 8))}, the {rec.us} pawns blocked behind "
-            f"them, and every square a {rec.them} pawn attacks.",
+            f"them, and every square a {rec.them} pawn attacks.{rec.view_note}",
             changed=fence, fence=fence, rams=w & (b >> 8),
         )
     low = fence & -fence

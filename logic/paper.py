@@ -142,7 +142,7 @@ def paper_structure(
         rec.add(
             "mark-fixed", "paper 2.2", "marking",
             f"{rec.us}'s fixed pawns (blocked by a {rec.them} pawn or a fixed {rec.us} pawn, "
-            f"unable to capture): {rec.names(fixed)}.",
+            f"unable to capture): {rec.names(fixed)}.{rec.view_note}",
             changed=fixed, fixed=fixed, marked=fixed,
         )
         rec.add(

@@ -156,13 +156,16 @@ class StaticMethod(Method):
                            (wk, bk), (), None))
         self.record_extra(rec, st, wk, bk)
         if st.code not in self.structural:
-            self._record_kings_and_pawns(rec, st, wk, bk, code)
+            self._record_kings_and_pawns(rec, st, wk, bk, code, w | b)
         rec.add("verdict", rule, "verdict", v.headline + ".", fence=boards.fence,
                 below=boards.below, marked=boards.marked)
         return v._replace(steps=tuple(rec.steps))
 
     def _record_kings_and_pawns(self, rec: Recorder, st: Structure, wk: int, bk: int,
-                                code: str) -> None:
+                                code: str, pawns: int = 0) -> None:
+        """The kings' step and one step per dynamic pawn; a pawn whose verdict needs the
+        defending king on certain squares (3.1, 3.4) carries them (``kmask``: where it
+        may stand, not below the fence, not on a pawn of ``pawns``)."""
         fence, below = st.boards.fence, st.boards.below
         rec.add(
             "kings", self.king_section, "kings",
@@ -189,6 +192,7 @@ class StaticMethod(Method):
                                                      ("rule", n.rule), ("code", n.code)),
                 fence=fence, below=below, fixed=st.boards.fixed,
                 ok=(1 << n.square) if ok else 0,
+                kmask=n.kmask & ~below & ~pawns if n.kmask is not None else 0,
             )
 
     def clear_cache(self) -> None:

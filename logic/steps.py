@@ -104,6 +104,16 @@ class Recorder:
         self.us = chess.COLOR_NAMES[color].capitalize()
         self.them = chess.COLOR_NAMES[not color].capitalize()
 
+    @property
+    def view_note(self) -> str:
+        """For Black, a sentence saying that the paper's words are Black's view ("above
+        the fence" lies towards rank 1, on a board drawn with White below); "" for
+        White.  The first step of a detector run carries it."""
+        if not self.flipped:
+            return ""
+        return (" Black attacks, so \"above\", \"below\" and \"first rank\" are seen "
+                "from Black's side: above the fence is towards rank 1.")
+
     def bb(self, bb: int) -> int:
         """A bitboard of the oriented board in real coordinates."""
         return flip(bb) if self.flipped else bb

@@ -343,3 +343,16 @@ def test_a_custom_method_works_with_detect(never_method) -> None:
     deferred = tuple.__new__(DeferredVerdict, (True, "test-never", False, [0, 0, 4, 60], "ok",
                                                None, None, None, None, (4, 60), (), None))
     assert deferred.rule == "never" and deferred == never_method.verdict(0, 0, 4, 60, True)
+
+
+@pytest.mark.parametrize("method", ["paper", "flood", "extended"])
+def test_a_black_run_says_once_that_above_is_seen_from_blacks_side(method: str) -> None:
+    """On a board drawn with White below, Black's "above the fence" lies lower down: a
+    teacher read "g4 above the fence" against the picture.  The first step of a Black
+    run says whose view the words are (and only that step; White's runs say nothing)."""
+    board = chess.Board("4k3/2p5/1p2p1p1/p1p1P1P1/P1P3p1/1P6/5PK1/8 b - - 0 1")  # Diagram 3
+    black = logic.detect(board, chess.BLACK, method=method, trace=True).steps
+    assert "seen from Black's side: above the fence is towards rank 1" in black[0].text
+    assert not any("seen from Black's side" in s.text for s in black[1:])
+    white = logic.detect(board, chess.WHITE, method=method, trace=True).steps
+    assert not any("seen from" in s.text for s in white)

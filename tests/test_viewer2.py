@@ -898,3 +898,44 @@ def test_a_figures_legend_lists_what_the_figure_draws() -> None:
 
     assert frame.legend(EMPTY) == ()
     assert len(LEGEND) > len(texts)
+
+
+def test_a_changed_squares_outline_never_covers_the_badge_on_it() -> None:
+    """The outline of a changed square was drawn after the badges and clipped a badge's
+    ring (Diagram 20, the 3.4 step's E): every pixel the badge paints is now the same with
+    the outline as without it."""
+    from viewer.overlay import Overlay
+    from viewer.render import Painter
+
+    painter = Painter()
+    board = chess.Board(get_diagram("paper-20").fen)
+    rect = pygame.Rect(0, 0, 480, 480)
+
+    def draw(**kw) -> pygame.Surface:
+        s = pygame.Surface((480, 480))
+        painter.render_board(s, rect, board, overlay=Overlay(**kw))
+        return s
+
+    plain = draw()
+    badge = draw(badges={chess.F4: ("E", False)})
+    both = draw(badges={chess.F4: ("E", False)}, changed=chess.BB_F4)
+    painted = [(x, y) for x in range(480) for y in range(480)
+               if badge.get_at((x, y)) != plain.get_at((x, y))]
+    assert len(painted) > 50
+    assert all(both.get_at(p) == badge.get_at(p) for p in painted)
+
+
+def test_the_defending_kings_squares_are_shown_at_the_34_step_and_never_below_the_fence(
+) -> None:
+    """Diagram 20: f4 holds only with Black's king on the f-file (3.4).  The outline
+    covered the whole f-file, f1-f4 on White's side of the fence included, and vanished
+    at the 3.4 step itself; it is f5-f8, in the live view and at that step."""
+    from viewer.overlay import live_overlay, step_overlay
+
+    board = chess.Board(get_diagram("paper-20").fen)
+    v = logic.detect(board, chess.WHITE, trace=True)
+    k = next(i for i, s in enumerate(v.steps) if s.kind == "classify" and "3.4" in s.text)
+    want = chess.BB_F5 | chess.BB_F6 | chess.BB_F7 | chess.BB_F8
+    assert step_overlay(v, k).king_mask == want
+    assert step_overlay(v, k - 1).king_mask == 0  # b3's step needs no king
+    assert live_overlay(logic.detect(board, chess.WHITE)).king_mask == want

@@ -135,7 +135,8 @@ def live_overlay(v: Verdict | None) -> Overlay:
         removed=v.removed | v.drowned,
         fixed=v.fixed,
         badges=_badges(v),
-        king_mask=0 if as_map or km == chess.BB_ALL else km,
+        # where the defending king may stand for the verdict: never below the fence
+        king_mask=0 if as_map or km == chess.BB_ALL else km & ~v.below,
         kingmap=km if as_map else 0,
     )
 
@@ -178,6 +179,8 @@ def step_overlay(v: Verdict, k: int) -> Overlay:
         # a king map is drawn as itself, not also as "changed"
         changed=((current.changed & ~current.board("kingmap") if current is not None else 0)
                  | joined | left),
+        # a dynamic pawn's step: where the defending king must stand for it (3.1, 3.4)
+        king_mask=current.board("kmask") if current is not None else 0,
         badges=badges,
         joined=joined,
         left=left,

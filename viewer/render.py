@@ -441,8 +441,12 @@ class Painter:
             self._links(surface, overlay.path, topleft, sq, c["path"], max(3, sq // 10))
 
     def _marks(self, surface, overlay: Overlay, board: chess.Board, topleft, sq: int) -> None:
-        """What lies on the pieces: badges, removed-pawn crosses, changed squares."""
+        """What lies on the pieces: changed squares' outlines, then badges (an outline
+        drawn last clipped a badge's ring), removed-pawn crosses and the king map."""
         c = self.colours
+        for bb, kind in ((overlay.left, "left"), (overlay.joined, "joined"),
+                         (overlay.fresh, "fresh"), (overlay.changed, "changed")):
+            self._tiles_on(surface, bb, kind, topleft, sq)
         badges = [(s, "F", None) for s in chess.scan_forward(overlay.fixed & board.pawns)]
         badges += [(s, letter, ok) for s, (letter, ok) in overlay.badges.items()]
         for s, letter, ok in badges:
@@ -456,9 +460,6 @@ class Painter:
                              (x + sq * 5 // 6, y + sq * 5 // 6), w)
             pygame.draw.line(surface, c["removed"], (x + sq * 5 // 6, y + sq // 6),
                              (x + sq // 6, y + sq * 5 // 6), w)
-        for bb, kind in ((overlay.left, "left"), (overlay.joined, "joined"),
-                         (overlay.fresh, "fresh"), (overlay.changed, "changed")):
-            self._tiles_on(surface, bb, kind, topleft, sq)
         if overlay.kingmap:
             role = "kingmap_holds" if overlay.kingmap_holds else "kingmap_breaks"
             letter = self.kingmap_letter("H" if overlay.kingmap_holds else "B", c[role], sq)

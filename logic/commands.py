@@ -383,8 +383,11 @@ def _scan(args: argparse.Namespace, out: TextIO) -> int:
         return 2
     for message in summary.get("engine_gave_up", ()):
         print(f"pawnfence: {message}", file=sys.stderr)
+    skipped = (f", {summary['skipped']} EPD lines skipped (not kings and pawns)"
+               if summary.get("skipped") else "")
     out.write(f"{summary['positions']} positions ({summary['resumed']} from an earlier run), "
-              f"{summary['errors']} malformed games or lines (see {args.out}/errors.log)\n")
+              f"{summary['errors']} malformed games or lines{skipped} (see "
+              f"{args.out}/errors.log)\n")
     for cat, n in sorted(summary["categories"].items()):
         out.write(f"  {cat}: {n}\n")
     if judge is not None:

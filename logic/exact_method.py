@@ -172,15 +172,20 @@ class ExactMethod(Method):
                        (), raw, (), (wk ^ flip, bk ^ flip), (), detail)
 
     def fields(self, v: Verdict) -> dict[str, Any]:
-        """``status`` (blocked / breaks / unknown), ``pv`` (UCI moves), ``fastest``
-        (whether ``pv`` is the real game's fastest line), ``structures`` (solves),
-        ``distinct`` (different structures among them) and ``ms`` of an exact verdict."""
+        """``status`` (blocked / breaks / unknown), ``pv`` (UCI moves), ``plies`` (its
+        length, None without a line) and ``ends`` (promotion, defender-promotion, mate; ""
+        without a line), ``fastest`` (whether ``pv`` is the real game's fastest line),
+        ``proof`` (the game or strategy that proved it: "" the whole DAG, kings, levers,
+        nopush, bounds, gap, forward), ``structures`` (solves), ``distinct`` (different
+        structures among them), ``nodes`` (positions of the forward search) and ``ms``
+        of an exact verdict."""
         d: ExactDetail | None = v.detail
         if d is None:
             return {}
         r = d.result
-        return {"status": r.status, "pv": list(r.pv), "fastest": r.fastest,
-                "structures": r.structures, "distinct": r.distinct, "ms": round(r.ms, 1)}
+        return {"status": r.status, "pv": list(r.pv), "plies": r.plies, "ends": r.ends,
+                "fastest": r.fastest, "proof": r.restricted, "structures": r.structures,
+                "distinct": r.distinct, "nodes": r.nodes, "ms": round(r.ms, 1)}
 
     def headline(self, v: Verdict) -> str | None:
         d: ExactDetail | None = v.detail

@@ -80,9 +80,11 @@ def _is_kp(board: chess.Board) -> bool:
 
 
 def read_items(paths: Sequence[str | Path], errors: list[str],
-               failed: list[str] | None = None) -> Iterator[Item]:
+               failed: list[str] | None = None,
+               skipped: list[str] | None = None) -> Iterator[Item]:
     """The K+P positions of ``paths``, deduplicated; problems go to ``errors``, and a file
-    that cannot be read or stops reading (damaged) to ``failed`` too."""
+    that cannot be read or stops reading (damaged) to ``failed`` too; an EPD line that is
+    well formed but not kings and pawns (other pieces, or no pawns) to ``skipped``."""
     failed = [] if failed is None else failed
     seen: set[str] = set()
     seq = 0
@@ -95,7 +97,7 @@ def read_items(paths: Sequence[str | Path], errors: list[str],
         with fh:
             is_pgn = ".pgn" in path.name.lower()
             source_iter = (_pgn_items(path, fh, errors, failed) if is_pgn
-                           else _epd_items(path, fh, errors, failed))
+                           else _epd_items(path, fh, errors, failed, skipped))
             for key, fen, source in source_iter:
                 if key in seen:
                     continue
@@ -119,8 +121,8 @@ def _stuck(fh: TextIO, offset: int) -> bool:
         return True
 
 
-def _epd_items(path: Path, fh: TextIO, errors: list[str], failed: list[str]
-               ) -> Iterator[tuple[str, str, dict]]:
+def _epd_items(path: Path, fh: TextIO, errors: list[str], failed: list[str],
+               skipped: list[str] | None = None) -> Iterator[tuple[str, str, dict]]:
     try:
         for entry in read_epd(fh):
             board = entry.board
@@ -128,6 +130,10 @@ def _epd_items(path: Path, fh: TextIO, errors: list[str], failed: list[str]
                 errors.append(f"{path}:{entry.line}: {entry.error}")
                 continue
             if not _is_kp(board):
+                if skipped is not None:
+                    why = "no pawns" if board.occupied == board.kings else "other pieces"
+                    skipped.append(f"{path}:{entry.line}: skipped, not kings and pawns "
+                                   f"({why}): {board.fen()}")
                 continue
             yield board.epd(), board.fen(), {"file": str(path), "line": entry.line,
                                              "id": entry.ops.get("id")}
@@ -388,7 +394,9 @@ def scan(
     results_path = out / "results.jsonl"
     errors: list[str] = []
     failed: list[str] = []
-    items = [it for it in read_items(inputs, errors, failed) if it.seq % every == 0]
+    skipped: list[str] = []
+    items = [it for it in read_items(inputs, errors, failed, skipped)
+             if it.seq % every == 0]
     wanted = judge.to_dict() if judge else None
     done = {k: r for k, r in _load_done(results_path, errors).items()
             if r.get("judge") == wanted}
@@ -412,11 +420,13 @@ def scan(
     # input errors are found again by every run; lines set aside from results.jsonl only
     # once, so those of earlier runs are carried over
     kept = carried_notes(out / "errors.log")
-    atomic_write_text(out / "errors.log", "".join(e + "\n" for e in [*kept, *errors]))
+    atomic_write_text(out / "errors.log",
+                      "".join(e + "\n" for e in [*kept, *errors, *skipped]))
     gave_up = sorted({str(r["engine"]["error"]) for r in rows
                       if isinstance(r.get("engine"), dict)
                       and "given up" in str(r["engine"].get("error", ""))})
     summary = {"positions": len(rows), "categories": counts, "errors": len(errors),
+               "skipped": len(skipped),
                "resumed": len(items) - len(todo), "classified": len(todo),
                "engine_gave_up": gave_up, "unreadable": failed}
     if judge is not None:

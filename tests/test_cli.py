@@ -61,7 +61,10 @@ def test_exact_json_of_explain_and_classify_agree_and_take_a_budget(
     assert code == 0
     white, black = json.loads(text)["verdicts"]
     assert white["status"] == "breaks" and white["pv"][0] == "a1b1" and white["ms"] > 0
+    # the line's length and end, as the text says them ("promotes in 49 plies")
+    assert (white["plies"], white["ends"]) == (len(white["pv"]), "promotion")
     assert black["status"] == "blocked" and black["pv"] == [] and black["structures"] > 0
+    assert black["plies"] is None and black["ends"] == "" and "proof" in black
     f = tmp_path / "f.epd"
     f.write_text(fine70 + "\n")
     code, text = run("classify", str(f), "--method", "exact")

@@ -196,12 +196,13 @@ def _faster_line(r: Root, proof: Proof, line: exact_pv.PV | None, end: float,
     left = end - time.perf_counter()
     if left <= 0:
         return proof, line, False
-    search = ForwardSearch(rt.oriented_board(r), lambda: False)
-    better = _forward_line(search, min(left / 2, FORWARD_LINE_SECONDS), cancel,
-                           line.plies if line is not None else FORWARD_LINE_PLIES)
-    budget.nodes += search.nodes
-    if better is not None:
-        return proof, better, True
+    if FORWARD_LINE_SECONDS > 0:
+        search = ForwardSearch(rt.oriented_board(r), lambda: False)
+        better = _forward_line(search, min(left / 2, FORWARD_LINE_SECONDS), cancel,
+                               line.plies if line is not None else FORWARD_LINE_PLIES)
+        budget.nodes += search.nodes
+        if better is not None:
+            return proof, better, True
     left = end - time.perf_counter()
     whole = whole_dag(r, Call(Budget(left / 2, MAX_STRUCTURES, cancel), use_cache),
                       LINE_DAG_CAP) if left > 0 else None

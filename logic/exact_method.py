@@ -201,7 +201,8 @@ class ExactMethod(Method):
             first, shown = _first_blow(d, v.color)
             more = " …" if len(d.san) > shown else ""
             return f"{v.side} breaks through: {first}{more} {_ends(r)} in {_plies(r.plies)}"
-        return (f"{v.side}: unknown — the exact prover's budget ran out "
+        why = "budget ran out" if r.ran_out else "strategies all ended undecided"
+        return (f"{v.side}: unknown — the exact prover's {why} "
                 f"({_work(r)}, {r.ms / 1000:.2f} s; no guess)")
 
     def reason(self, v: Verdict, name: Any) -> str | None:

@@ -327,7 +327,10 @@ def _lookup(board: chess.Board, dist: dict[Key, Dist], depth: int = 0) -> int:
     """Distance of an oriented position (X = White), INF when not a win."""
     if board.turn == chess.BLACK and board.is_checkmate():
         return 0
-    if board.has_legal_en_passant() and depth < 2:
+    # a position with a capture en passant is valued by its moves, not by the tables
+    # (which fold the capture into the double push's parent); a chain of them needs a
+    # double push each, so the depth stays small (the cap is a guard, not a cut)
+    if board.has_legal_en_passant() and depth < 32:
         return _expand(board, dist, depth)[0]
     d = _dist(board, dist)
     wk, bk = board.king(chess.WHITE), board.king(chess.BLACK)

@@ -1,12 +1,13 @@
 """The strategies of :mod:`logic.exact` as objects, their registry, and the scheduler
 that runs them side by side until one decides.
 
-A strategy (:class:`Levels`, :class:`GapRounds`) has a ``weight`` (its share of the
-time) and ``start(root, call)``, which gives a :class:`Run`: each ``step()`` does one
-expansion and returns a :class:`Proof` when it decides the root; ``finished`` says it
-has nothing more to try.  :func:`prove` always steps the run that has spent the least
-time for its weight.  The schedule changes only how soon an answer comes, never the
-answer: every strategy is sound on its own.
+A strategy (:class:`Levels`, :class:`GapRounds`, :class:`Forward`) has a ``weight``
+(its share of the time) and ``start(root, call)``, which gives a :class:`Run`: each
+``step()`` does one expansion (or one ply of search) and returns a :class:`Proof` when
+it decides the root; ``finished`` says it has nothing more to try.  :func:`prove`
+always steps the run that has spent the least time for its weight.  The schedule
+changes only how soon an answer comes, never the answer: every strategy is sound on
+its own.
 """
 
 from __future__ import annotations

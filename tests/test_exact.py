@@ -752,3 +752,11 @@ def test_forward_search_runs_out_as_unknown() -> None:
     """A deep position within a tiny budget: unknown, time named, positions counted."""
     r = exact.solve(chess.Board(PAPER_20), chess.BLACK, method="forward", max_seconds=0.05)
     assert (r.status, r.ran_out) == ("unknown", "time") and r.nodes > 0
+
+
+def test_forward_search_on_a_root_where_the_defender_is_already_mated() -> None:
+    """Distance 0: the search began at 1 ply, claimed 1, and its line found no move."""
+    board = chess.Board("k7/1PK5/1P6/8/8/8/8/8 b - - 0 1")
+    assert board.is_checkmate()
+    r = exact.solve(board, chess.WHITE, method="forward")
+    assert (r.status, r.plies, r.pv, r.ends) == ("breaks", 0, (), "mate")

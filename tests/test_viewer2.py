@@ -939,3 +939,23 @@ def test_the_defending_kings_squares_are_shown_at_the_34_step_and_never_below_th
     assert step_overlay(v, k).king_mask == want
     assert step_overlay(v, k - 1).king_mask == 0  # b3's step needs no king
     assert live_overlay(logic.detect(board, chess.WHITE)).king_mask == want
+
+
+def test_the_wheel_scrolls_the_code_pane_and_the_next_frame_keeps_it(home, monkeypatch
+                                                                      ) -> None:
+    """A wheel over the code pane scrolls it; the follow of the current line must not
+    snap it back on the next frame (it did once its key gained the listing's height)."""
+    a = make(home, (1920, 1080), fen=get_diagram("paper-20").fen)
+    a.state.seek(2)
+    frames(a, [])
+    monkeypatch.setattr(pygame.mouse, "get_pos", lambda: a.code.rect.center)
+    before = a.code.scroll
+    for notches in (8, -8):  # up to the top, then down
+        wheel = pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=notches, flipped=False,
+                                   precise_x=0.0, precise_y=float(notches))
+        frames(a, [wheel])
+        scrolled = a.code.scroll
+        frames(a, [], [])
+        assert a.code.scroll == scrolled
+    assert a.code.scroll != before or before == 0
+    pygame.display.quit()

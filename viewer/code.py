@@ -201,6 +201,7 @@ class CodePanel:
         self.px = 14
         self.scroll = 0
         self._followed: Any = None
+        self._view = 0  # the listing's height at the last follow
         self._rows_memo: tuple[Any, list[tuple[int, int, str]]] = (None, [])
         self._area_memo: tuple[Any, tuple[int, int]] = (None, (0, 0))
 
@@ -224,7 +225,10 @@ class CodePanel:
         if event.type == pygame.MOUSEWHEEL and self.rect.collidepoint(pygame.mouse.get_pos()):
             self.scroll = max(0, self.scroll + wheel_steps(event) *
                               self.painter.fonts.get(self.px, "mono").get_linesize())
-            self._followed = (self.state.method, self.current()[1], self.rect.size)
+            # what _follow keys on: the wheel's scroll stands until the line or the
+            # listing's height changes
+            self._followed = (self.state.method, self.current()[1], self.rect.size,
+                              self._view)
             return True
         return event.type == pygame.MOUSEBUTTONDOWN and self.rect.collidepoint(event.pos)
 
@@ -334,6 +338,7 @@ class CodePanel:
                 view: int) -> None:
         """Keep the current line in the listing's ``view`` pixels (once per change of the
         current line or of that height)."""
+        self._view = view
         key = (self.state.method, cur, self.rect.size, view)
         if key == self._followed or cur is None:
             return

@@ -229,8 +229,9 @@ _FORWARD = Forward(weight=1.0)
 #: lower-bound partial expansion (breakthroughs; one and a half, so that it keeps the
 #: breakthroughs of the built-in sample), the capped whole DAG and the forward search
 #: (short breakthroughs: Diagram 20's 1. f5 in under a second), always the one that
-#: has spent the least time so far for its weight, at its next level; ``claimed`` the
-#: same strategies for a side a static method calls blocked, where the restricted
+#: has spent the least time so far for its weight, at its next level; ``claimed``, for
+#: a side a static method calls blocked, the restricted games (LEVERS too) and the
+#: level-limited bounds (no gap expansion, no forward search), where the restricted
 #: games nearly always give the proof (on the 672 claims among the 85,007 master
 #: positions, KINGS and NOPUSH proved 484 of the 492 settled within 1 s by ``auto``):
 #: LEVERS gets eight times KINGS's share and NOPUSH twice, the full game's expansions

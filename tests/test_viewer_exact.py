@@ -435,9 +435,11 @@ def test_r_is_not_offered_once_the_structure_ceiling_ended_the_proof(home, monke
     until_proved(a)
     r = a.state.verdict.detail.result
     assert a.state.verdict.status == "unknown" and r.ran_out == "structures"
-    assert r.structures == 300 and not a.state.can_prove_longer()
+    # at most the 300 (the call stops before an expansion that would outgrow what is
+    # left, so where it stops depends on which strategy the clock stepped last)
+    assert 0 < r.structures <= 300 and not a.state.can_prove_longer()
     assert "R:" not in window_banner(a.state).blocks[1].text
-    assert "structure budget ran out: 300 solves" in " ".join(
+    assert f"structure budget ran out: {r.structures:,} solves" in " ".join(
         b.text for b in window_banner(a.state).blocks)
     frames(a, [key(pygame.K_r, unicode="r")])
     assert a.state.proof_seconds is None and "most structures" in a.state.message.text

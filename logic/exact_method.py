@@ -283,7 +283,7 @@ class ExactMethod(Method):
                     f"{marked} of its king (the squares this proof covers, others may break "
                     f"through too).",
                     changed=r.king_map, kingmap=r.king_map, facts=(("holds", False),))
-            _record_line(rec, board, r)
+            _record_line(rec, board, r, color)
         rec.add("verdict", "exact", "verdict", v.headline + ".")
 
     def clear_cache(self) -> None:
@@ -322,8 +322,10 @@ def _numbered(d: ExactDetail, limit: int = 12) -> str:
     return text + (" …" if len(d.result.pv) > limit else "")
 
 
-def _record_line(rec: Recorder, board: chess.Board, r: ExactResult) -> None:
-    """One step per move of the line: an arrow with its SAN and a sentence."""
+def _record_line(rec: Recorder, board: chess.Board, r: ExactResult,
+                 attacker: chess.Color) -> None:
+    """One step per move of the line: an arrow with its SAN and a sentence (a pawn
+    that has passed is named with its side, ``attacker``'s first)."""
     b = board.copy(stack=False)
     # a partial expansion's line is fastest only among the lines that expansion knows
     best = ("best play (the attacker fastest, the defender longest)." if r.fastest else
@@ -334,16 +336,16 @@ def _record_line(rec: Recorder, board: chess.Board, r: ExactResult) -> None:
         san = b.san(move)
         number = f"{b.fullmove_number}." if b.turn else f"{b.fullmove_number}..."
         mover = chess.COLOR_NAMES[b.turn].capitalize()
-        before = _passed_files(b, b.turn)
+        before = {c: _passed_files(b, c) for c in chess.COLORS}
         capture = b.is_capture(move)
         b.push(move)
-        new = _passed_files(b, not b.turn) & ~before
+        passed = _new_passers(b, before, attacker)
         if i == len(r.pv) - 1:
             tail = {"promotion": f"{mover} promotes: the blockage is over.",
                     "defender-promotion": f"{mover} promotes, forced to: the blockage is over.",
                     "mate": "Checkmate."}.get(r.ends, "The blockage is over.")
-        elif new:
-            tail = f"the {chess.FILE_NAMES[chess.lsb(new)]}-pawn has passed."
+        elif passed:
+            tail = passed
         elif capture:
             tail = "a capture opens the structure."
         elif b.piece_type_at(move.to_square) == chess.PAWN:
@@ -355,6 +357,25 @@ def _record_line(rec: Recorder, board: chess.Board, r: ExactResult) -> None:
                 square=move.to_square,
                 facts=(("uci", uci), ("san", san), ("ply", i + 1), ("from", move.from_square),
                        ("to", move.to_square), ("fen", b.fen())))
+
+
+def _new_passers(board: chess.Board, before: dict[chess.Color, int],
+                 attacker: chess.Color) -> str:
+    """What the move just played passed: "White's g-pawn and Black's f-pawn have passed."
+    (the pawns of each side on files where it had no passed pawn, ``before[color]``, and
+    now has one; ``attacker``'s first), or "" when none."""
+    parts = []
+    for c in (attacker, not attacker):
+        new = _passed_files(board, c) & ~before[c]
+        if new:
+            files = [f"{chess.FILE_NAMES[f]}-" for f in chess.scan_forward(new)]
+            names = (f"{files[0]}pawn" if len(files) == 1 else
+                     f"{', '.join(files[:-1])} and {files[-1]}pawns")
+            parts.append(f"{chess.COLOR_NAMES[c].capitalize()}'s {names}")
+    if not parts:
+        return ""
+    single = len(parts) == 1 and parts[0].endswith("pawn")
+    return f"{' and '.join(parts)} {'has' if single else 'have'} passed."
 
 
 def _passed_files(board: chess.Board, color: chess.Color) -> int:

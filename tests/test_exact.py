@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import random
+import re
 from pathlib import Path
 
 import chess
@@ -542,27 +543,44 @@ def test_trace_shows_each_structure_once_and_counts_solves_apart() -> None:
 @pytest.mark.parametrize("fen", ["7k/ppp5/8/PPP5/8/8/8/K7 w - - 0 1",
                                  "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1"])
 def test_the_lines_sentences_name_a_pawn_that_has_passed(fen: str) -> None:
-    """Each "the f-pawn has passed" of the line names a file on which the mover now has
-    a passed pawn, one it did not have before (checked square by square here; two pawns
-    on one file once read as the next file)."""
+    """Each "White's g-pawn and Black's f-pawn have passed." of the line names, for
+    each side, exactly the files on which that side now has a passed pawn and did not
+    before the move (checked square by square here; two pawns on one file once read as
+    the next file, and a defender's capture that passed the attacker's pawn named only
+    the defender's new passer), the attacker first; a move that passes a pawn says so."""
     exact.clear_cache()
     v = logic.detect(chess.Board(fen), chess.WHITE, method="exact", trace=True)
     moves = [s for s in v.steps if s.kind == "exact-move"]
     assert moves
     board = chess.Board(fen)
     named = 0
-    for step in moves:
-        mover = board.turn
-        before = _passed_file_names(board, mover)
+    for k, step in enumerate(moves):
+        before = {c: _passed_file_names(board, c) for c in chess.COLORS}
         board.push_uci(step.fact("uci"))
-        if "-pawn has passed" in step.text:
-            f = step.text.split("the ", 1)[1][0]
-            assert f in _passed_file_names(board, mover) - before, (step.text, board.fen())
+        new = {c: _passed_file_names(board, c) - before[c] for c in chess.COLORS}
+        said = _named_passers(step.text)
+        if k < len(moves) - 1:  # the last move's sentence is the end of the blockage
+            assert said == {c: f for c, f in new.items() if f}, (step.text, board.fen())
+        if said:
+            assert list(said)[0] == chess.WHITE or chess.WHITE not in said
             named += 1
         if "best play" in step.text:  # fastest only within a partial expansion's lines
             partial = not v.detail.result.fastest
             assert ("within the proof's partial expansion" in step.text) == partial
     assert named
+
+
+def _named_passers(text: str) -> dict[bool, set[str]]:
+    """The files each side's pawns are said to have passed on, in the order named:
+    "3... gxf5: White's g-pawn and Black's e- and f-pawns have passed." gives
+    {True: {"g"}, False: {"e", "f"}}."""
+    if not text.endswith(" passed."):
+        return {}
+    out: dict[bool, set[str]] = {}
+    body = text.split(": ", 1)[1].rsplit(" ha", 1)[0]
+    for color, files in re.findall(r"(White|Black)'s ((?:[a-h]-(?:, | and |pawns?)?)+)", body):
+        out[color == "White"] = set(re.findall(r"([a-h])-", files))
+    return out
 
 
 def _passed_file_names(board: chess.Board, color: chess.Color) -> set[str]:

@@ -13,8 +13,8 @@ its kings' squares the union over its parents.  It stops at ``--cap`` structures
 count is then "more than cap").  It prints how many side-positions fit in 10,000,
 100,000, 1,000,000 and ``--cap`` structures; ``--out`` writes one JSON line per
 side-position (fen, side, structures, complete); ``--first`` counts only the first N
-side-positions of the sample (a larger cap costs about 12 s per million structures and
-some 350 MB of memory per million).
+side-positions of the sample (a larger cap costs 10 to 25 s and some 350 MB of memory per
+million structures).
 
 The prover solves about 7,000 structures a second on the development machine (a
 median of 66,533 structures in 10 s over the drawn set, session 27), so a DAG over

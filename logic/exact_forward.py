@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import chess
 
-from logic.exact_pv import PV
+from logic.exact_pv import PV, defence_rank
 
 __all__ = ["ForwardSearch", "SearchAborted", "MAX_ENTRIES"]
 
@@ -181,7 +181,8 @@ class ForwardSearch:
 
     def line(self, max_plies: int = 2000) -> PV:
         """The line from the root (whose distance :meth:`deepen` found): X's fastest
-        move, D's longest reply, to the target."""
+        move, D's longest reply (among equal ones by :func:`defence_rank`), to the
+        target."""
         assert self.distance is not None
         b = self.board = self.root.copy(stack=False)
         n = self.distance
@@ -191,7 +192,7 @@ class ForwardSearch:
             x = b.turn == chess.WHITE
             legal = list(b.legal_moves)
             best: chess.Move | None = None
-            best_d = -1
+            best_d, rank = -1, 99
             for m in _order(b, legal, None):
                 if m.promotion:
                     d = 1
@@ -204,8 +205,8 @@ class ForwardSearch:
                 if x and d <= n:
                     best, best_d = m, d
                     break
-                if not x and d > best_d:
-                    best, best_d = m, d
+                if not x and (d > best_d or d == best_d and defence_rank(b, m) < rank):
+                    best, best_d, rank = m, d, defence_rank(b, m)
             assert best is not None
             moves.append(best.uci())
             b.push(best)

@@ -28,8 +28,10 @@ import numpy as np
 from logic import exact_reach as er
 from logic import exact_tables as et
 from logic.exact_tables import Tables
+from logic.pawns import passed_pawns
 
-__all__ = ["Dist", "DistanceError", "Source", "distances", "solve_distances", "walk", "PV"]
+__all__ = ["Dist", "DistanceError", "Source", "defence_rank", "distances",
+           "solve_distances", "walk", "PV"]
 
 INF = 30_000  # no win
 _DT = np.int16
@@ -347,10 +349,10 @@ def _expand(board: chess.Board, dist: dict[Key, Dist], depth: int = 0
     by an en-passant capture out of the win is no win, though the push's structure
     is).  Below a structure only the runner bound decided, whose children the proof
     never looked at, D prefers its greatest *finite* distance: there the runner's
-    lines are the PV."""
+    lines are the PV.  Among D's equal moves, :func:`defence_rank` decides."""
     x = board.turn == chess.WHITE
     strict = not x and not _dist(board, dist).runner
-    best, best_move = (INF if x else -1), None
+    best, best_move, rank = (INF if x else -1), None, 99
     for mv in board.legal_moves:
         if mv.promotion is not None and mv.promotion != chess.QUEEN:
             continue
@@ -365,10 +367,33 @@ def _expand(board: chess.Board, dist: dict[Key, Dist], depth: int = 0
                 best, best_move = v, mv
         elif best_move is None or (v > best if strict else
                                    v < INF and (best >= INF or v > best)):
-            best, best_move = v, mv
+            best, best_move, rank = v, mv, defence_rank(board, mv)
+        elif v == best and (r := defence_rank(board, mv)) < rank:
+            best_move, rank = mv, r
     if best_move is None:  # no legal move: mate (0, for D) or no win
         return (0 if not x and board.is_check() else INF), None
     return best, best_move
+
+
+def defence_rank(board: chess.Board, move: chess.Move) -> int:
+    """The defender's preference among equally long defences (lower first), in the
+    solver's orientation (D = Black to move in ``board``; ``move`` legal): captures,
+    then king moves, nearest first to the square where X's most advanced passed pawn
+    (else its most advanced pawn) promotes, then pawn pushes.
+
+    Only a tie-break: a line's distances are the same whichever equal defence is
+    played, but a king that runs to the far corner while the pawn queens reads as
+    nonsense to a class (``8/8/3K4/8/2p5/8/1P3k2/8 w``: "5. b4 Kh7 6. b5 Kh8")."""
+    if board.is_capture(move):
+        return 0
+    if not board.kings >> move.from_square & 1:
+        return 10
+    own = board.pawns & board.occupied_co[chess.WHITE]
+    lead = passed_pawns(own, board.pawns & ~own, chess.WHITE) or own
+    if not lead:
+        return 1
+    goal = chess.square(chess.square_file(chess.msb(lead)), 7)
+    return 1 + chess.square_distance(move.to_square, goal)
 
 
 def walk(board: chess.Board, dist: dict[Key, Dist], max_plies: int = 2000) -> PV:

@@ -365,6 +365,28 @@ def test_the_line_never_walks_into_an_en_passant_refutation(fen: str, x: chess.C
     assert exact.solve(board, x, method="forward").plies == plies
 
 
+@pytest.mark.parametrize("method", ["full", "forward"])
+def test_among_equal_defences_the_kings_line_goes_for_the_passed_pawn(method: str) -> None:
+    """Once 2. Kxc4 has passed White's b-pawn, all of Black's king moves lose in as
+    many plies; the line's king walked off to h8 (whole DAG: "5. b4 Kh7 6. b5 Kh8") or
+    away from b8 (forward: "7. Kc6 Kd8 8. b7 Ke8").  Among equally long defences it now
+    heads for the promotion square: no step takes it farther from b8 unless it ends
+    beside b8, and the line is still the fastest (17 plies, as before)."""
+    fen = "8/8/3K4/8/2p5/8/1P3k2/8 w - - 0 1"
+    r = exact.solve(chess.Board(fen), chess.WHITE, method=method)
+    assert (r.status, r.plies, len(r.pv)) == ("breaks", 17, 17)
+    b, steps = chess.Board(fen), 0
+    for uci in r.pv:
+        m = chess.Move.from_uci(uci)
+        if b.turn == chess.BLACK and not b.pawns & b.occupied_co[chess.BLACK]:
+            before = chess.square_distance(m.from_square, chess.B8)
+            after = chess.square_distance(m.to_square, chess.B8)
+            assert after <= before or after <= 1, (b.san(m), b.fen())
+            steps += 1
+        b.push(m)
+    assert steps == 7
+
+
 # --------------------------------------------------------------------------- cross-checks
 
 

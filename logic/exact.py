@@ -129,8 +129,9 @@ class ExactResult(NamedTuple):
     short breakthrough (:mod:`logic.exact_forward`; its line is the fastest).
     ``ran_out`` (unknown only): what ended the call, ``"time"``, ``"structures"`` (its
     structure budget) or ``"cancelled"`` (``""`` when every strategy finished
-    undecided).  ``nodes``: positions the forward search examined (as a strategy, and
-    for the line of a breakthrough a partial expansion proved).
+    undecided).  ``nodes``: positions the forward search examined (as a strategy, for
+    its own proof's line, and for the line of a breakthrough a partial expansion
+    proved).
     """
 
     status: str
@@ -155,12 +156,17 @@ def _flip_uci(uci: str) -> str:
     return chess.Move(m.from_square ^ 0x38, m.to_square ^ 0x38, m.promotion).uci()
 
 
-def _principal(r: Root, proof: Proof, seconds: float,
-               cancel: Callable[[], bool] | None) -> exact_pv.PV | None:
-    """The PV of a breakthrough proof, or None if the distances take too long."""
+def _principal(r: Root, proof: Proof, seconds: float, cancel: Callable[[], bool] | None,
+               budget: Budget) -> exact_pv.PV | None:
+    """The PV of a breakthrough proof, or None if the distances take too long (a
+    forward search's positions for the line count in ``budget.nodes``)."""
     dag = proof.dag
     if isinstance(dag, ForwardSearch):
-        return _forward_line(dag, seconds, cancel)
+        before = dag.nodes
+        try:
+            return _forward_line(dag, seconds, cancel)
+        finally:
+            budget.nodes += dag.nodes - before
     src = exact_pv.Source(dag.lo, dag.expanded)
     try:
         dist = exact_pv.distances([(r.xp, r.dp), *rt.ep_caps(r)], rt.root_states(r), src,
@@ -208,7 +214,7 @@ def _faster_line(r: Root, proof: Proof, line: exact_pv.PV | None, end: float,
                       LINE_DAG_CAP) if left > 0 else None
     if whole is not None:
         whole = whole._replace(restricted=proof.restricted)  # its king map is exact
-        better = _principal(r, whole, max(0.0, end - time.perf_counter()), cancel)
+        better = _principal(r, whole, max(0.0, end - time.perf_counter()), cancel, budget)
         if better is not None:
             return whole, better, True
         return whole, line, False
@@ -263,7 +269,7 @@ def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square
         on_line()
     pv_budget = max_seconds if pv_seconds is None else pv_seconds
     pv_end = time.perf_counter() + pv_budget
-    line = _principal(r, proof, pv_budget, cancel) if pv else None
+    line = _principal(r, proof, pv_budget, cancel, budget) if pv else None
     fastest = proof.restricted in ("", "forward")
     if pv and not fastest:  # a partial expansion's line: look for the fastest
         proof, line, fastest = _faster_line(r, proof, line, pv_end, cancel, budget,

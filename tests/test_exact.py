@@ -800,3 +800,23 @@ def test_forward_search_on_a_root_where_the_defender_is_already_mated() -> None:
     assert board.is_checkmate()
     r = exact.solve(board, chess.WHITE, method="forward")
     assert (r.status, r.plies, r.pv, r.ends) == ("breaks", 0, (), "mate")
+
+
+def test_a_forward_proofs_positions_count_its_line_too(monkeypatch) -> None:
+    """``nodes`` is every position the forward search examined: after its proof it
+    searches on for the line (D's longest replies), and those positions were left out
+    of the count ("by a forward search of N positions")."""
+    from logic.exact_forward import ForwardSearch
+
+    totals: list[int] = []
+    line = ForwardSearch.line
+
+    def counted(self: ForwardSearch, max_plies: int = 2000):  # type: ignore[no-untyped-def]
+        out = line(self, max_plies)
+        totals.append(self.nodes)
+        return out
+
+    monkeypatch.setattr(ForwardSearch, "line", counted)
+    r = exact.solve(chess.Board(PAPER_20), chess.WHITE, method="forward")
+    assert (r.status, r.plies) == ("breaks", 9)
+    assert len(totals) == 1 and r.nodes == totals[0]

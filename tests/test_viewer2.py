@@ -900,6 +900,32 @@ def test_a_figures_legend_lists_what_the_figure_draws() -> None:
     assert len(LEGEND) > len(texts)
 
 
+def test_the_fence_searchs_path_and_done_squares_have_a_legend_line() -> None:
+    """A fence-search step (paper 2.3) draws its path and the squares it has done (a grey
+    wash): the figure's legend says what they are, in a line of its own with a swatch
+    drawn as the board draws them (they had none); the final verdict, which draws the
+    fence instead, leaves the line out."""
+    from viewer.export import Frame
+    from viewer.overlay import step_overlay
+
+    board = get_diagram("paper-16").board()
+    v = logic.detect(board, chess.WHITE, method="paper", trace=True)
+    k = next(i for i, s in enumerate(v.steps) if s.kind == "dfs-advance")
+    ov = step_overlay(v, k)
+    assert ov.processed and ov.path & ~ov.fence
+    line = next(i for i in LEGEND if i.style == "dfs")
+    assert "2.3" in line.text and "path" in line.text
+    assert line in Frame(board, v, None, k).legend()
+    final = Frame(board, v, logic.detect(board, chess.BLACK), None, "", None, False)
+    assert line not in final.legend()
+    painter = Painter()
+    surface = pygame.Surface((360, 60))
+    surface.fill((0, 0, 0))
+    painter.render_legend(surface, surface.get_rect(), (line,), 14)
+    pixels = {tuple(c) for c in pygame.surfarray.array3d(surface)[:40].reshape(-1, 3)}
+    assert tuple(painter.colours["path"]) in pixels  # the swatch draws the path's line
+
+
 def test_a_changed_squares_outline_never_covers_the_badge_on_it() -> None:
     """The outline of a changed square was drawn after the badges and clipped a badge's
     ring (Diagram 20, the 3.4 step's E): every pixel the badge paints is now the same with

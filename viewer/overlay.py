@@ -199,6 +199,7 @@ def _drawn_styles(ov: Overlay) -> set[str]:
     oks = {ok for _letter, ok in ov.badges.values()}
     drawn = {style for style, bits in (
         ("hatch", ov.marked), ("fence", ov.fence), ("dots", ov.below), ("fixed", ov.fixed),
+        ("dfs", ov.processed | (ov.path & ~ov.fence)),
         ("cross", ov.removed), ("recompute", ov.joined | ov.left | ov.fresh),
         ("outline", ov.changed), ("thin", ov.king_mask), ("edge", ov.kpk_square),
         ("key", ov.kpk_keys)) if bits}

@@ -833,9 +833,8 @@ class Painter:
             surface.blit(self._tile(item.colour, sw), swatch, (0, 0, sw, swatch.height))
             letter = self.kingmap_letter(item.letter, c[item.colour], sw * 5 // 3)
             surface.blit(letter, letter.get_rect(center=swatch.center))
-        elif style == "ghost":
-            surface.fill(c["square_light"], swatch)
-            surface.blit(self.ghost("P", sw), swatch, (0, 0, sw, swatch.height))
+        elif style in ("ghost", "dfs"):
+            self._square_swatch(surface, swatch, item)
         elif style == "move":
             self.arrow_swatch(surface, swatch, c[item.colour], "edged")
         elif style == "arrows":
@@ -843,6 +842,21 @@ class Painter:
             for role, kind in ARROW_STYLES.items():
                 self.arrow_swatch(surface, third.inflate(-2, 0), c[role], kind)
                 third = third.move(third.width, 0)
+
+    def _square_swatch(self, surface: pygame.Surface, swatch: pygame.Rect,
+                       item: LegendItem) -> None:
+        """A ghost pawn's swatch, or the fence search's: a square done (left half, the
+        grey of processed squares) and its path across."""
+        c, sw = self.colours, swatch.width
+        surface.fill(c["square_light"], swatch)
+        if item.style == "ghost":
+            surface.blit(self.ghost("P", sw), swatch, (0, 0, sw, swatch.height))
+            return
+        done = pygame.Rect(swatch.left, swatch.top, sw // 2, swatch.height)
+        surface.blit(self._tile("processed", sw), done, (0, 0, done.width, done.height))
+        w = max(3, swatch.height // 5)
+        pygame.draw.line(surface, c[item.colour], (swatch.left + w, swatch.centery),
+                         (swatch.right - w, swatch.centery), w)
 
     def arrow_swatch(self, surface: pygame.Surface, swatch: pygame.Rect, colour: RGB,
                      style: str) -> None:

@@ -409,6 +409,13 @@ def _swatch(g: ET.Element, item: LegendItem, x: float, y: float, w: float, h: fl
         _el(g, "rect", x=x + 1.5, y=y + 1.5, width=w - 3, height=h - 3, fill="none",
             stroke=colour, stroke_width=2, stroke_dasharray="3 3")
         return
+    if style == "dfs":  # a square done (left half) and the path across, as on the board
+        _el(g, "rect", x=x, y=y, width=w, height=h, fill=_hex(c["square_light"]))
+        _el(g, "rect", x=x, y=y, width=w / 2, height=h, fill=_hex(c["processed"]),
+            fill_opacity=0.35)
+        _el(g, "path", d=f"M{x + 3:.1f} {y + h / 2:.1f} h{w - 6:.1f}", stroke=colour,
+            stroke_width=4.5)
+        return
     if style == "move":
         for stroke, width in (("#000", 6), (colour, 3)):
             _el(g, "path", d=f"M{x:.1f} {y + h / 2:.1f} h{w - h / 2:.1f}", stroke=stroke,

@@ -97,6 +97,7 @@ class LegendItem(NamedTuple):
 LEGEND: tuple[LegendItem, ...] = (
     LegendItem("hatch", "marked", "", "marked: the king cannot enter (2.2)"),
     LegendItem("fence", "fence", "", "fence (2.3) / ram fence (wiki)"),
+    LegendItem("dfs", "path", "", "fence search (2.3): its path (line), squares done (grey)"),
     LegendItem("dots", "below", "", "the attacking king's side / flood"),
     LegendItem("fixed", "fixed", "F", "fixed pawn (2.2)"),
     LegendItem("letters", "text", "A O B E L",

@@ -5,7 +5,7 @@ proves no blockage it tries, in order, the criteria of :data:`RULES` ("x1", "x2"
 each a named rule with a one-line statement, an explanation, its own trace steps and the
 boards the viewer draws.  A criterion is kept only if it has no error against the exact
 prover (``method="exact"``) on at least 200,000 generated near-fortress positions and
-every corpus (``tests/data/extended_sweep.py``; the README's rule table): *sound or
+every corpus (``benchmarks/extended_sweep.py``; the README's rule table): *sound or
 silent*.  Where no criterion applies the verdict is the paper's, field for field (only
 ``method`` differs), so extended never takes a paper blockage away.
 
@@ -337,7 +337,7 @@ _KPK_RAW = Boards(0, 0, 0, 0, 0, 0, 0, _ALL)
 
 class ExtendedMethod(StaticMethod):
     """The paper's method plus the criteria of :data:`RULES` (sound against the exact
-    prover on the sweep of ``tests/data/extended_sweep.py``)."""
+    prover on the sweep of ``benchmarks/extended_sweep.py``)."""
 
     name = "extended"
     label = "extended (paper + x3-x5)"

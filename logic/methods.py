@@ -6,7 +6,7 @@ its instance) and one entry here.
 
 from __future__ import annotations
 
-from logic.exact_method import EXACT
+from logic.exact import EXACT
 from logic.extended import EXTENDED
 from logic.flood import FLOOD
 from logic.paper import PAPER

@@ -1,5 +1,5 @@
 """The fault campaign's harness, shared by the fault tests (``tests/test_faults.py``,
-``tests/test_viewer_faults.py``) and the longer sweep (``tests/data/fault_campaign.py``):
+``tests/test_viewer_faults.py``) and the longer sweep (``benchmarks/fault_campaign.py``):
 running the command line, finding processes left behind, and the damaged inputs the
 campaign found bugs with (issues 16 and 18)."""
 

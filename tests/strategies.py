@@ -112,25 +112,15 @@ near_fortress_boards = st.builds(random_near_fortress, st.randoms(use_true_rando
 
 
 def _wall_families() -> list:
-    """The wall generators of ``tests/data/make_corpus.py`` (fortresses and their
-    near misses), loaded by path."""
-    import importlib.util
-    from pathlib import Path
+    """The wall generators of :mod:`benchmarks.make_corpus` (fortresses and their near
+    misses)."""
+    from benchmarks import make_corpus
 
-    global _WALLS
-    if _WALLS is None:
-        path = Path(__file__).resolve().parent / "data" / "make_corpus.py"
-        spec = importlib.util.spec_from_file_location("_make_corpus", path)
-        assert spec is not None and spec.loader is not None
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        _WALLS = [getattr(mod, f"gen_{name}") for name in (
-            "fortress", "near_gap", "near_lever", "near_passer", "near_square",
-            "near_zugzwang", "near_swapped")]
-    return _WALLS
+    return [getattr(make_corpus, f"gen_{name}") for name in (
+        "fortress", "near_gap", "near_lever", "near_passer", "near_square",
+        "near_zugzwang", "near_swapped")]
 
 
-_WALLS: list | None = None
 
 
 def extended_case(rng: random.Random, i: int) -> chess.Board:

@@ -14,9 +14,10 @@ import chess.syzygy
 import pytest
 
 import logic
-from logic import exact, exact_dag
-from logic import exact_reach as er
-from logic import exact_tables as et
+from logic.exact import dag as exact_dag
+from logic.exact import prover as exact
+from logic.exact import reach as er
+from logic.exact import tables as et
 from tests.strategies import random_material_board
 
 LOGIC = Path(exact.__file__).resolve().parent
@@ -223,7 +224,7 @@ def test_an_unknown_says_what_ran_out_and_time_buys_structures(monkeypatch) -> N
     exact.solve(board, chess.WHITE, max_seconds=30, pv=False, use_cache=False)
     assert budgets == [3 * exact.MAX_STRUCTURES]
     # the batch tools prove in several processes at once: each keeps the default budget
-    from logic import bench_exact, judge
+    from logic.tools import bench_exact, judge
 
     budgets.clear()
     bench_exact.solve_case((bench_exact.Case("t", board.fen(), chess.WHITE, ""), 30.0))
@@ -806,7 +807,7 @@ def test_a_forward_proofs_positions_count_its_line_too(monkeypatch) -> None:
     """``nodes`` is every position the forward search examined: after its proof it
     searches on for the line (D's longest replies), and those positions were left out
     of the count ("by a forward search of N positions")."""
-    from logic.exact_forward import ForwardSearch
+    from logic.exact.forward import ForwardSearch
 
     totals: list[int] = []
     line = ForwardSearch.line

@@ -12,7 +12,7 @@ import chess
 import pytest
 
 import logic
-from logic.bench_exact import read_boards
+from logic.tools.bench_exact import read_boards
 from tests.conftest import ROOT, SHARED
 from tests.strategies import random_near_fortress
 
@@ -61,8 +61,8 @@ def test_twenty_thousand_generated_near_fortresses() -> None:
 def test_bench_files_count_the_lines_they_skip(tmp_path) -> None:
     """``bench --exact FILE`` keeps the legal king-and-pawn positions and says how many
     other lines it skipped (bad text, other pieces, an illegal position; not blanks)."""
-    from logic.bench_exact import read_counted
     from logic.position import PositionFileError
+    from logic.tools.bench_exact import read_counted
 
     f = tmp_path / "mixed.epd"
     f.write_text("4k3/8/4P3/4K3/8/8/8/8 w - -\n\nnot a position\n"
@@ -118,7 +118,7 @@ def test_no_static_claim_is_refuted_on_generated_en_passant_boards() -> None:
     """3,000 generated near-fortresses with a capture en passant pending (either side to
     move): every side a static method calls blocked is exact blocked (README: there the
     structure alone gave 133 claims, 8 refuted by exact; guarded, 63, none)."""
-    from tests.data.ep_sweep import sweep
+    from benchmarks.ep_sweep import sweep
 
     got = sweep(3000, 30)
     assert got["claims"] >= 30 and got["refuted"] == 0 and got["unknown"] == 0, got

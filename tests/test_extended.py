@@ -5,8 +5,6 @@ checks every criterion against the exact prover, and the search option."""
 
 from __future__ import annotations
 
-import functools
-import importlib.util
 import json
 import random
 
@@ -71,14 +69,10 @@ X5_FAILS = [
 X2_WRONG = "8/8/2P1k3/8/8/8/2K5/8 w - - 0 1"
 
 
-@functools.cache
 def _load_sweep():
-    spec = importlib.util.spec_from_file_location("_extended_sweep",
-                                                  DATA / "extended_sweep.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    from benchmarks import extended_sweep
+
+    return extended_sweep
 
 
 def test_rules_are_named_stated_and_explained() -> None:
@@ -321,7 +315,7 @@ def test_paper_verdicts_unchanged_where_extended_only_adds() -> None:
 
 
 def test_sweep_sample_has_no_false_positive_against_exact() -> None:
-    """The CI sample of ``tests/data/extended_sweep.py rules``: 1,500 generated
+    """The CI sample of ``benchmarks/extended_sweep.py rules``: 1,500 generated
     near-fortresses, 400 boxed kings and near misses (x5's family), our corpus, the library
     and the D3-Chess set; wherever a criterion fires (used or dropped), the exact prover
     judges each legal side to move.  No used criterion is ever wrong; the dropped x2 is

@@ -18,7 +18,7 @@ import chess
 import pytest
 
 from logic.position import load_boards, read_epd
-from logic.scan import ScanError, scan
+from logic.tools.scan import ScanError, scan
 from logic.uci import Engine, EngineError, IllegalPositionError
 from tests.engines import fake_engine
 from tests.faults import DAMAGED_LINES, ENV, MALFORMED_PGNS, ROOT, WIKI, cli
@@ -153,7 +153,7 @@ def test_a_huge_jobs_count_starts_no_more_processes_than_there_is_work(tmp_path,
     """``experiment --jobs 100000`` started a pool of 100,000 processes."""
     import multiprocessing
 
-    from logic.experiment import experiment
+    from logic.tools.experiment import experiment
 
     sizes = []
 
@@ -471,7 +471,7 @@ def test_bad_dask_addresses_are_one_line(tmp_path, address: str) -> None:
 def test_a_cluster_without_workers_is_said_not_waited_on_silently(tmp_path, monkeypatch,
                                                                   capsys) -> None:
     distributed = pytest.importorskip("distributed")
-    from logic import scan as scan_module
+    from logic.tools import scan as scan_module
 
     monkeypatch.setattr(scan_module, "DASK_WORKER_WAIT", 1.0)
     with distributed.LocalCluster(n_workers=0, dashboard_address=None) as cluster, \
@@ -484,7 +484,7 @@ def test_a_cluster_without_workers_is_said_not_waited_on_silently(tmp_path, monk
 # -- experiment ---------------------------------------------------------------------------------
 
 def test_experiment_resumes_after_kills_and_sets_damaged_lines_aside(tmp_path) -> None:
-    from logic.experiment import experiment
+    from logic.tools.experiment import experiment
 
     fens = [b.fen() for b in __import__("logic.position", fromlist=["load_boards"]).load_boards(
         ROOT / "assets" / "experiment.epd", kp_only=True)[:40]]

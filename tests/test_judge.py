@@ -10,14 +10,14 @@ import chess
 import pytest
 
 import logic
-from logic.judge import (
+from logic.tools.judge import (
     JudgeConfig,
     judge_categories,
     judge_position,
     judge_problem,
     summarize,
 )
-from logic.scan import scan
+from logic.tools.scan import scan
 from viewer.cli import main
 
 DATA = Path(__file__).parent / "data" / "scan"

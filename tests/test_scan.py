@@ -14,7 +14,7 @@ from pathlib import Path
 import chess
 import pytest
 
-from logic.scan import scan
+from logic.tools.scan import scan
 from viewer.cli import main
 
 DATA = Path(__file__).parent / "data" / "scan"

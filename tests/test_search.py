@@ -172,7 +172,7 @@ def test_experiment_speed_needs_time_and_bad_lines_are_counted(capsys, tmp_path)
     """Positions decided at the root take no measurable time: their speed is "-" (None in
     the JSON), not nodes over a rounded 0 s; a skipped line and a repeated position are
     said, and the header counts the positions run."""
-    from logic.experiment import table
+    from logic.tools.experiment import table
 
     rows = [{"runs": {s: {"nodes": 1, "blockages": 0, "score": 0, "depth": 1,
                           "elapsed": 3e-5} for s in ("off", "paper")}}]
@@ -226,7 +226,7 @@ def test_bench_search_times_one_tree_per_setting() -> None:
     import gc
 
     import logic
-    from logic.bench import measure_search
+    from logic.tools.bench import measure_search
 
     boards = [chess.Board(fen) for fen in (
         "4k3/2p5/1p2p1p1/p1p1P1P1/P1P3p1/1P6/5PK1/8 b - - 0 1",  # paper 3: left out

@@ -1,7 +1,7 @@
 """Soundness against independent truth: never "blocked" where the side can win.
 
 * ``tests/data/sf_corpus.jsonl``: our own 420 K+P positions labelled by Stockfish
-  (made by ``tests/data/make_corpus.py``).
+  (made by ``benchmarks/make_corpus.py``).
 * ``../shared/corpora/*.sf2.jsonl``: real Lichess endings and D3-Chess dead draws
   with Stockfish analysis (skipped if absent).
 * ``../shared/syzygy``: exact KPvK, KPPvK and KPvKP tables.

@@ -325,7 +325,7 @@ def test_search_panel_runs_stockfish_when_present(home) -> None:
 
 
 def test_playlist_steps_through_scan_suspects(home, tmp_path) -> None:
-    from logic.scan import scan
+    from logic.tools.scan import scan
     from viewer.cli import read_playlist
 
     data = Path(__file__).parent / "data" / "scan"

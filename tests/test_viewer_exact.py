@@ -426,10 +426,10 @@ def test_r_is_not_offered_once_the_structure_ceiling_ended_the_proof(home, monke
     """More time buys more structures (:func:`logic.exact.structure_budget`) only up to the
     ceiling: an unknown that stopped there says so, the banner offers no R, and R says
     why it does nothing."""
-    import viewer.state
+    from logic.exact import budget, prover
 
-    for mod, name in ((logic.exact, "STRUCTURE_CEILING"), (logic.exact, "MAX_STRUCTURES"),
-                      (viewer.state, "STRUCTURE_CEILING")):
+    for mod, name in ((budget, "STRUCTURE_CEILING"), (budget, "MAX_STRUCTURES"),
+                      (prover, "STRUCTURE_CEILING"), (prover, "MAX_STRUCTURES")):
         monkeypatch.setattr(mod, name, 300)
     a = make(home, SLOW, method="exact")
     until_proved(a)

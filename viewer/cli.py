@@ -1,7 +1,7 @@
 """The ``pawnfence`` console entry point (the application layer).
 
 ``pawnfence [FEN | --diagram ID | --playlist FILE]`` opens the viewer; ``pawnfence
-COMMAND`` runs a command: the library's headless ones (:mod:`logic.commands`: explain,
+COMMAND`` runs a command: the library's headless ones (:mod:`logic.tools.commands`: explain,
 classify, diagrams, search, scan, experiment, bench) and the application's own
 (``render``, ``bench --viewer``).
 """
@@ -28,7 +28,7 @@ __all__ = ["main", "console", "build_parser", "build_viewer_parser", "read_playl
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser for all subcommands."""
     import logic
-    from logic.commands import add_commands, add_exact_seconds
+    from logic.tools.commands import add_commands, add_exact_seconds
 
     p = argparse.ArgumentParser(
         prog="pawnfence",
@@ -74,7 +74,7 @@ def _bench_or_viewer_bench(library_bench: Callable[[argparse.Namespace, TextIO],
 
     def run(args: argparse.Namespace, out: TextIO) -> int:
         if args.viewer:
-            from logic.bench import option_problem
+            from logic.tools.bench import option_problem
             from viewer.bench import run_viewer_bench
 
             if why := option_problem(args):
@@ -91,7 +91,7 @@ def _bench_or_viewer_bench(library_bench: Callable[[argparse.Namespace, TextIO],
 def _render(args: argparse.Namespace, out: TextIO) -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from logic.commands import board_from_args, exact_seconds_problem
+    from logic.tools.commands import board_from_args, exact_seconds_problem
     from viewer.export import ExportError, render_to_file
     from viewer.state import ExportOptions
 
@@ -176,7 +176,7 @@ def parse_size(text: str) -> tuple[int, int]:
 def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
     args = build_viewer_parser(commands).parse_args(argv)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # before pygame's import
-    from logic.commands import board_from_args
+    from logic.tools.commands import board_from_args
 
     try:  # the arguments first: a mistake is told whether or not there is a display
         board, caption = (board_from_args(args.fen, args.diagram)
@@ -296,10 +296,10 @@ def _import_library() -> None:
             raise ValueError("Ctrl-C is ignored (a background job): nothing to hold back")
         previous = signal.signal(signal.SIGINT, lambda *_: got.append(1))
     except ValueError:  # not the main thread, or ignored: signals are not ours to hold
-        import logic.commands  # noqa: F401
+        import logic.tools.commands  # noqa: F401
         return
     try:
-        import logic.commands  # noqa: F401
+        import logic.tools.commands  # noqa: F401
     finally:
         signal.signal(signal.SIGINT, previous)
     if got:

@@ -18,7 +18,7 @@ import platformdirs
 
 import logic
 from logic.files import atomic_write, atomic_write_text
-from logic.runlog import finite_number
+from logic.tools.runlog import finite_number
 
 __all__ = ["Settings", "Loaded", "AutoSave", "config_dir", "data_dir", "load_settings",
            "load_settings_checked", "save_settings", "keep_aside", "load_user_positions",

@@ -30,7 +30,7 @@ import logic
 from logic import kpk_rules
 from logic.blockage import prepare
 from logic.diagrams import Diagram, load_diagrams
-from logic.exact import STRUCTURE_CEILING, structure_budget
+from logic.exact import Retry, next_budget
 from logic.pawns import PawnStructure
 from logic.position import PositionError
 from logic.verdict import Verdict
@@ -109,8 +109,6 @@ def diagram_side(d: Diagram) -> str:
     return "black" if b > w else "white"
 
 
-#: the most seconds a side R gives a proof that came back "unknown" (doubling each time)
-MAX_PROOF_SECONDS = 640.0
 
 
 class ViewerState:
@@ -245,9 +243,9 @@ class ViewerState:
         return True
 
     def retry_proof(self) -> bool:
-        """R: prove again after a cancel or a failure, or with twice the time (up to
-        :data:`MAX_PROOF_SECONDS` a side) when a verdict on show is "unknown"; True if a
-        proof started."""
+        """R: prove again after a cancel or a failure, or with the budget
+        :func:`logic.exact.next_budget` gives when a verdict on show is "unknown"; True if
+        a proof started."""
         if self.proof_note:
             self.analyse(keep=True)
             return True
@@ -255,34 +253,28 @@ class ViewerState:
         if method.static or not any(v is not None and v.status == "unknown"
                                     for v in (self.verdict, self.other)):
             return False
-        now = self.proof_seconds or method.max_seconds
-        if not self.can_prove_longer():
-            self.say(f"Already {now:g} s a side, the most R gives: still unknown"
-                     if now >= MAX_PROOF_SECONDS else
-                     f"Already the most structures a proof may solve "
-                     f"({STRUCTURE_CEILING:,}): still unknown" if structure_budget(now)
-                     >= STRUCTURE_CEILING else
-                     "Every strategy ended undecided: more time would not help")
+        retry = self._next_budget()
+        if retry.seconds is None:
+            self.say(retry.reason)
             return False
-        self.proof_seconds = min(MAX_PROOF_SECONDS, 2 * now)
+        self.proof_seconds = retry.seconds
         self.analyse(keep=True)
         self.say(f"Proving again with {self.proof_seconds:g} s a side")
         return True
 
-    def can_prove_longer(self) -> bool:
-        """Whether R can still double the proof's budget: under :data:`MAX_PROOF_SECONDS`,
-        and not every unknown on show stopped at the most structures a proof may solve
-        (:data:`logic.exact.STRUCTURE_CEILING`: more time would not buy more)."""
+    def _next_budget(self) -> Retry:
         method = logic.METHODS[self.method]
         now = self.proof_seconds or method.max_seconds
-        if method.static or now >= MAX_PROOF_SECONDS:
+        return next_budget(now, [v.detail.result.ran_out for v in (self.verdict, self.other)
+                                 if v is not None and v.status == "unknown"
+                                 and v.detail is not None])
+
+    def can_prove_longer(self) -> bool:
+        """Whether R can still give the proof a bigger budget
+        (:func:`logic.exact.next_budget`)."""
+        if logic.METHODS[self.method].static:
             return False
-        ends = [v.detail.result.ran_out for v in (self.verdict, self.other)
-                if v is not None and v.status == "unknown" and v.detail is not None]
-        # more time helps where time ran out; more structures only below the ceiling
-        # (an expansion that would outgrow what is left stops the call before it)
-        return not ends or "time" in ends or (
-            "structures" in ends and structure_budget(now) < STRUCTURE_CEILING)
+        return self._next_budget().seconds is not None
 
     def poll_proof(self) -> bool:
         """Put the background proof's finished results in place when they are for the

@@ -1,0 +1,59 @@
+"""The exact prover: retrograde analysis over the DAG of pawn structures (paper 4's
+"pawn hash", generalised), with sound shortcuts run side by side.
+
+One door: :func:`solve` (a board and a side: :class:`ExactResult`), :class:`ExactError`,
+the method object :data:`EXACT` (``logic.METHODS["exact"]``), the budgets and
+:func:`next_budget` (the retry policy after "unknown").  The modules behind it:
+
+* :mod:`~logic.exact.tables`: the bitboard-parallel retrograde solve of one structure;
+* :mod:`~logic.exact.reach`: which king squares play can enter;
+* :mod:`~logic.exact.dag`: the structure DAG, its cache and budget;
+* :mod:`~logic.exact.root`: the root position in the solver's terms;
+* :mod:`~logic.exact.gap`, :mod:`~logic.exact.forward`: partial expansions and the
+  forward search;
+* :mod:`~logic.exact.schedule`: the strategies and their scheduler;
+* :mod:`~logic.exact.pv`: the principal variation's walk;
+* :mod:`~logic.exact.prover`: :func:`solve`;
+* :mod:`~logic.exact.method`: the verdict, steps and king map of the method.
+"""
+
+from logic.exact.budget import (
+    MAX_RETRY_SECONDS,
+    MAX_SECONDS,
+    MAX_STRUCTURES,
+    STRUCTURE_CEILING,
+    Retry,
+    next_budget,
+    structure_budget,
+)
+from logic.exact.method import EXACT, ExactDetail, ExactMethod, line_san
+from logic.exact.prover import (
+    ExactError,
+    ExactResult,
+    cache_info,
+    check_board,
+    clear_cache,
+    solve,
+    solve_bitboards,
+)
+
+__all__ = [
+    "EXACT",
+    "MAX_RETRY_SECONDS",
+    "MAX_SECONDS",
+    "MAX_STRUCTURES",
+    "STRUCTURE_CEILING",
+    "ExactDetail",
+    "ExactError",
+    "ExactMethod",
+    "ExactResult",
+    "Retry",
+    "cache_info",
+    "check_board",
+    "clear_cache",
+    "line_san",
+    "next_budget",
+    "solve",
+    "solve_bitboards",
+    "structure_budget",
+]

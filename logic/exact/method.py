@@ -1,0 +1,404 @@
+"""The exact prover as a method of the registry (``method="exact"``).
+
+:mod:`logic.exact` decides by retrograde analysis whether a side can force a
+promotion (by either side) or a mate; this module turns its answer into a
+:class:`~logic.verdict.Verdict`: ``blocked`` True is a proof that the side cannot win,
+False with code ``"breaks"`` a proof that it breaks through (the line in
+``detail.result.pv``, in SAN in ``detail.san``), and status ``"unknown"`` when the
+budget ran out (``blocked`` False then, and never a guess).  Untraced verdicts are
+cached per board and side; the solved structures are cached by the prover itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import chess
+
+from logic.bitboards import file_set
+from logic.exact.prover import MAX_SECONDS, ExactError, ExactResult, check_board, solve
+from logic.exact.prover import clear_cache as clear_structures
+from logic.pawns import passed_pawns
+from logic.records import NO_BOARDS, Boards
+from logic.registry import METHODS, Method
+from logic.steps import Recorder
+from logic.verdict import Verdict
+
+__all__ = ["ExactMethod", "ExactDetail", "EXACT", "line_san", "STRUCTURE_STEPS"]
+
+#: at most this many structures are drawn one by one in a trace
+STRUCTURE_STEPS = 12
+_VERDICT_CACHE = 1 << 14
+
+
+class ExactDetail(NamedTuple):
+    """What an exact verdict carries beyond the shared fields (``Verdict.detail``).
+
+    ``result``: the prover's answer; ``san``: its line in SAN, one move per entry
+    (empty unless it breaks through); ``fen``: the position decided."""
+
+    result: ExactResult
+    san: tuple[str, ...]
+    fen: str
+
+
+def line_san(board: chess.Board, pv: tuple[str, ...], limit: int = 0) -> str:
+    """The UCI line ``pv`` from ``board`` in numbered SAN ("1. h5 gxh5 2. gxh5"); at most
+    ``limit`` moves when ``limit`` is positive (then " ..." follows)."""
+    moves = [chess.Move.from_uci(u) for u in pv]
+    shown = moves[:limit] if limit > 0 else moves
+    text = board.variation_san(shown) if shown else ""
+    return text + (" ..." if len(shown) < len(moves) else "")
+
+
+def _sans(board: chess.Board, pv: tuple[str, ...]) -> tuple[str, ...]:
+    b = board.copy(stack=False)
+    out = []
+    for uci in pv:
+        move = chess.Move.from_uci(uci)
+        out.append(b.san(move))
+        b.push(move)
+    return tuple(out)
+
+
+def _real_structure(key: tuple[int, int], color: chess.Color) -> tuple[int, int]:
+    """A structure ``(X's pawns, D's pawns)`` of the solver (X = White) as real
+    ``(white pawns, black pawns)``."""
+    xp, dp = key
+    if color:
+        return xp, dp
+    return chess.flip_vertical(dp), chess.flip_vertical(xp)
+
+
+class ExactMethod(Method):
+    """The exact retrograde prover: milliseconds to seconds a side, so not for search
+    nodes (``static`` False), but a proof either way."""
+
+    name = "exact"
+    label = "exact (retrograde proof)"
+    title = "exact retrograde analysis over every reachable pawn structure"
+    static = False
+    king_section = "exact"
+    region = "below"
+
+    def __init__(self, max_seconds: float = MAX_SECONDS) -> None:
+        #: the default budget of :func:`logic.detect` calls (seconds per side)
+        self.max_seconds = max_seconds
+        #: the per-board cache of :func:`logic.detect` (never filled: exact decides
+        #: one side at a time, in :meth:`decide_board`)
+        self.boards: dict[Any, Any] = {}
+        self._verdicts: dict[tuple[Any, ...], Verdict] = {}
+
+    def solve(self, board: chess.Board, color: chess.Color, *, max_seconds: float | None = None,
+              cancel: Callable[[], bool] | None = None, pv: bool = True,
+              report: Callable[[int], None] | None = None,
+              seen: list[tuple[int, int]] | None = None,
+              method: str | None = None,
+              on_line: Callable[[], None] | None = None,
+              max_structures: int | None = None) -> ExactResult:
+        """The prover's raw answer (see :func:`logic.exact.solve`); raises
+        :class:`~logic.exact.ExactError` for anything but a legal K+P position.
+        ``method`` picks the prover's strategies (:data:`logic.exact.STRATEGIES`);
+        by default :meth:`schedule` does."""
+        secs = self.max_seconds if max_seconds is None else max_seconds
+        return solve(board, color, max_seconds=secs, cancel=cancel, pv=pv, report=report,
+                     seen=seen, method=method or self.schedule(board, color), on_line=on_line,
+                     max_structures=max_structures)
+
+    @staticmethod
+    def schedule(board: chess.Board, color: chess.Color) -> str:
+        """``"claimed"`` when a static method of the registry calls ``color`` blocked on
+        ``board``, else ``"auto"``: the strategies the prover tries first
+        (:data:`logic.exact.STRATEGIES`).  A static claim is only a hint about which
+        games will give the proof soonest; the answer is the prover's alone."""
+        try:
+            check_board(board)
+        except ExactError:
+            return "auto"  # the prover rejects it
+        w = board.pawns & board.occupied_co[chess.WHITE]
+        b = board.pawns & board.occupied_co[chess.BLACK]
+        wk, bk = board.king(chess.WHITE), board.king(chess.BLACK)
+        assert wk is not None and bk is not None
+        for m in METHODS.values():
+            if m.static and m.is_blocked(w, b, wk, bk, color):
+                return "claimed"
+        return "auto"
+
+    def decide_board(self, board: chess.Board, color: chess.Color, key: tuple[Any, ...],
+                     trace: bool, *, max_seconds: float | None = None,
+                     cancel: Callable[[], bool] | None = None,
+                     report: Callable[[int], None] | None = None,
+                     on_line: Callable[[], None] | None = None) -> Verdict:
+        """The verdict for a legal K+P ``board`` (``key``: any hashable naming the
+        board, e.g. the board cache's key).  Cached unless traced, cancelled or
+        given its own budget.  ``report`` / ``on_line``: progress (see
+        :func:`logic.exact.solve`)."""
+        ckey = (*key, bool(color))
+        plain = max_seconds is None and cancel is None
+        if not trace and plain:
+            v = self._verdicts.get(ckey)
+            if v is not None:
+                return v
+        seen: list[tuple[int, int]] | None = [] if trace else None
+        r = self.solve(board, color, max_seconds=max_seconds, cancel=cancel, report=report,
+                       seen=seen, on_line=on_line)
+        v = self.verdict_of(board, color, r)
+        if trace:
+            rec = Recorder(bool(color))
+            rec.flipped = False  # the prover answers in real coordinates
+            self._record(rec, board, color, v, seen or [])
+            v = v._replace(steps=tuple(rec.steps))
+        elif plain or r.status != "unknown":
+            if len(self._verdicts) >= _VERDICT_CACHE:
+                self._verdicts.clear()
+            self._verdicts[ckey] = v
+        return v
+
+    def verdict_of(self, board: chess.Board, color: chess.Color, r: ExactResult) -> Verdict:
+        """A :class:`Verdict` carrying the prover's answer ``r`` (``detail``: an
+        :class:`ExactDetail`).  ``king_mask`` is the king map: for a blockage the
+        squares from which the defending king holds, for a breakthrough the squares
+        from which the attacking king breaks through."""
+        wk, bk = board.king(color), board.king(not color)
+        assert wk is not None and bk is not None
+        flip = 0 if color else 0x38
+        code = {"blocked": "proved", "breaks": "breaks"}.get(r.status, "unknown")
+        status = "unknown" if r.status == "unknown" else "ok"
+        km = r.king_map if color else chess.flip_vertical(r.king_map)  # oriented
+        raw: Boards = NO_BOARDS._replace(kmask=km) if r.status != "unknown" else NO_BOARDS
+        detail = ExactDetail(r, _sans(board, r.pv) if r.pv else (), board.fen())
+        return Verdict(bool(color), self.name, r.status == "blocked", "exact", status, code,
+                       (), raw, (), (wk ^ flip, bk ^ flip), (), detail)
+
+    def fields(self, v: Verdict) -> dict[str, Any]:
+        """``status`` (blocked / breaks / unknown), ``pv`` (UCI moves), ``plies`` (its
+        length, None without a line) and ``ends`` (promotion, defender-promotion, mate; ""
+        without a line), ``fastest`` (whether ``pv`` is the real game's fastest line),
+        ``proof`` (the game or strategy that proved it: "" the whole DAG, kings, levers,
+        nopush, bounds, gap, forward), ``structures`` (solves), ``distinct`` (different
+        structures among them), ``nodes`` (positions of the forward search) and ``ms``
+        of an exact verdict."""
+        d: ExactDetail | None = v.detail
+        if d is None:
+            return {}
+        r = d.result
+        return {"status": r.status, "pv": list(r.pv), "plies": r.plies, "ends": r.ends,
+                "fastest": r.fastest, "proof": r.restricted, "structures": r.structures,
+                "distinct": r.distinct, "nodes": r.nodes, "ms": round(r.ms, 1)}
+
+    def headline(self, v: Verdict) -> str | None:
+        d: ExactDetail | None = v.detail
+        if d is None:
+            return None
+        r = d.result
+        if v.code == "proved":
+            return (f"{v.side} cannot win — proved (exact: "
+                    f"{_work(r)}, {r.ms / 1000:.2f} s)")
+        if v.code == "breaks":
+            if not d.san:
+                return f"{v.side} breaks through — proved (exact, {r.ms / 1000:.2f} s)"
+            first, shown = _first_blow(d, v.color)
+            more = " …" if len(d.san) > shown else ""
+            return f"{v.side} breaks through: {first}{more} {_ends(r)} in {_plies(r.plies)}"
+        why = "budget ran out" if r.ran_out else "strategies all ended undecided"
+        return (f"{v.side}: unknown — the exact prover's {why} "
+                f"({_work(r)}, {r.ms / 1000:.2f} s; no guess)")
+
+    def reason(self, v: Verdict, name: Any) -> str | None:
+        d: ExactDetail | None = v.detail
+        if d is None:
+            return None
+        r = d.result
+        secs = r.ms / 1000
+        if v.code == "proved":
+            how = {"kings": ", against the defending king alone",
+                   "levers": ", against a defender who never pushes and takes only with "
+                             "pawns",
+                   "nopush": ", against a defender who never pushes",
+                   "bounds": ", from a partial expansion",
+                   "gap": ", from a partial expansion following the undecided play",
+                   }.get(r.restricted, "")
+            return (f"proved: {name.us} cannot force a promotion or mate (exact: "
+                    f"{_work(r)}, {secs:.2f} s{how})")
+        if v.code == "breaks":
+            line = f": {_numbered(d)}" if d.san else ""
+            how = (f", by a forward search of {_plural(r.nodes, 'position')}"
+                   if r.restricted == "forward" else "")
+            return (f"{name.us} breaks through, {_ends(r)} in {_plies(r.plies)} (exact: "
+                    f"{_work(r)}, {secs:.2f} s{how}){line}")
+        if r.ran_out == "structures":
+            return (f"unknown: the exact prover's structure budget ran out: {r.structures:,} "
+                    f"solves of {_work(r)} in {secs:.2f} s (no guess)")
+        if not r.ran_out:
+            return (f"unknown: every strategy of the exact prover ended undecided after "
+                    f"{_work(r)} and {secs:.2f} s (no guess)")
+        what = {"time": "time ran out", "cancelled": "run was cancelled"}.get(
+            r.ran_out, "budget ran out")
+        return (f"unknown: the exact prover's {what} after {_work(r)} and {secs:.2f} s "
+                f"(no guess)")
+
+    def _record(self, rec: Recorder, board: chess.Board, color: chess.Color, v: Verdict,
+                seen: list[tuple[int, int]]) -> None:
+        """The trace: the structures as they were solved, the king map, then the line
+        move by move (real coordinates throughout)."""
+        d: ExactDetail = v.detail
+        r = d.result
+        order = list(dict.fromkeys(seen))  # each structure once, as first solved
+        shown = order[:STRUCTURE_STEPS]
+        for i, key in enumerate(shown, 1):
+            wp, bp = _real_structure(key, color)
+            more = (f" (and {r.distinct - len(shown):,} more)" if i == len(shown)
+                    and r.distinct > len(shown) else "")
+            rec.add("exact-structure", "exact", "structures",
+                    f"Structure {i} of {r.distinct:,} solved{more}: White "
+                    f"{_squares(wp)}, Black {_squares(bp)}; every placement of both kings.",
+                    facts=(("index", i), ("total", r.distinct)),
+                    structure_white=wp, structure_black=bp)
+        again = (f" in {r.structures:,} solves (some again, in a deeper expansion or "
+                 f"another game)" if r.structures > r.distinct else "")
+        rec.add("exact-solve", "exact", "structures solved",
+                f"Retrograde analysis over the pawn structures reachable from here: "
+                f"{r.distinct:,} solved{again}, {r.cached:,} from the cache, {r.states:,} "
+                f"king placements, {r.ms / 1000:.2f} s.",
+                facts=(("structures", r.structures), ("distinct", r.distinct),
+                       ("cached", r.cached), ("nodes", r.nodes),
+                       ("restricted", r.restricted), ("status", r.status)))
+        if r.restricted == "forward" and r.plies:
+            rec.add("exact-forward", "exact", "forward search",
+                    f"Forward search, a ply deeper each time: {rec.us} forces the end of the "
+                    f"blockage within {_plies(r.plies)} against every defence, and not within "
+                    f"fewer ({_plural(r.nodes, 'position')} searched).",
+                    facts=(("nodes", r.nodes), ("plies", r.plies)))
+        marked = _plural(chess.popcount(r.king_map), "marked square")
+        if r.status == "blocked":
+            rec.add("exact-kings", "exact", "king map",
+                    f"{rec.them}'s king holds from the {marked} (with {rec.us}'s king and "
+                    f"the side to move as now; the squares this proof covers, others may "
+                    f"hold too).",
+                    changed=r.king_map, kingmap=r.king_map, facts=(("holds", True),))
+        elif r.status == "breaks":
+            rec.add("exact-kings", "exact", "king map",
+                    f"With {rec.them}'s king where it stands, {rec.us} breaks through from the "
+                    f"{marked} of its king (the squares this proof covers, others may break "
+                    f"through too).",
+                    changed=r.king_map, kingmap=r.king_map, facts=(("holds", False),))
+            _record_line(rec, board, r, color)
+        rec.add("verdict", "exact", "verdict", v.headline + ".")
+
+    def clear_cache(self) -> None:
+        self._verdicts.clear()
+        clear_structures()
+
+    def cache_info(self) -> dict[str, int]:
+        return {"verdicts": len(self._verdicts)}
+
+
+def _ends(r: ExactResult) -> str:
+    return {"promotion": "promotes", "defender-promotion": "forces the defender to promote",
+            "mate": "mates"}.get(r.ends, "ends the blockage")
+
+
+def _plies(n: int | None) -> str:
+    """"1 ply", "9 plies"."""
+    return f"{n} ply" if n == 1 else f"{n} plies"
+
+
+def _first_blow(d: ExactDetail, color: chess.Color) -> tuple[str, int]:
+    """The line up to the attacker's (``color``'s) first move, numbered, that move marked
+    "!" (the defender's reply first when it is to move: "1. Kb1 Kh2!"); and how many moves
+    of the line that is."""
+    board = chess.Board(d.fen)
+    shown = 1 if board.turn == color or len(d.result.pv) < 2 else 2
+    text = board.variation_san([chess.Move.from_uci(u) for u in d.result.pv[:shown]])
+    return (text + "!" if board.turn == color or shown == 2 else text), shown
+
+
+def _numbered(d: ExactDetail, limit: int = 12) -> str:
+    """The SAN line with move numbers, at most ``limit`` moves."""
+    board = chess.Board(d.fen)
+    moves = [chess.Move.from_uci(u) for u in d.result.pv[:limit]]
+    text = board.variation_san(moves)
+    return text + (" …" if len(d.result.pv) > limit else "")
+
+
+def _record_line(rec: Recorder, board: chess.Board, r: ExactResult,
+                 attacker: chess.Color) -> None:
+    """One step per move of the line: an arrow with its SAN and a sentence (a pawn
+    that has passed is named with its side, ``attacker``'s first)."""
+    b = board.copy(stack=False)
+    # a partial expansion's line is fastest only among the lines that expansion knows
+    best = ("best play (the attacker fastest, the defender longest)." if r.fastest else
+            "best play within the proof's partial expansion (the attacker fastest there, "
+            "the defender longest).")
+    for i, uci in enumerate(r.pv):
+        move = chess.Move.from_uci(uci)
+        san = b.san(move)
+        number = f"{b.fullmove_number}." if b.turn else f"{b.fullmove_number}..."
+        mover = chess.COLOR_NAMES[b.turn].capitalize()
+        before = {c: _passed_files(b, c) for c in chess.COLORS}
+        capture = b.is_capture(move)
+        b.push(move)
+        passed = _new_passers(b, before, attacker)
+        if i == len(r.pv) - 1:
+            tail = {"promotion": f"{mover} promotes: the blockage is over.",
+                    "defender-promotion": f"{mover} promotes, forced to: the blockage is over.",
+                    "mate": "Checkmate."}.get(r.ends, "The blockage is over.")
+        elif passed:
+            tail = passed
+        elif capture:
+            tail = "a capture opens the structure."
+        elif b.piece_type_at(move.to_square) == chess.PAWN:
+            tail = "a pawn moves on."
+        else:
+            tail = best
+        rec.add("exact-move", "exact", "the line", f"{number} {san}: {tail}",
+                changed=(1 << move.from_square) | (1 << move.to_square),
+                square=move.to_square,
+                facts=(("uci", uci), ("san", san), ("ply", i + 1), ("from", move.from_square),
+                       ("to", move.to_square), ("fen", b.fen())))
+
+
+def _new_passers(board: chess.Board, before: dict[chess.Color, int],
+                 attacker: chess.Color) -> str:
+    """What the move just played passed: "White's g-pawn and Black's f-pawn have passed."
+    (the pawns of each side on files where it had no passed pawn, ``before[color]``, and
+    now has one; ``attacker``'s first), or "" when none."""
+    parts = []
+    for c in (attacker, not attacker):
+        new = _passed_files(board, c) & ~before[c]
+        if new:
+            files = [f"{chess.FILE_NAMES[f]}-" for f in chess.scan_forward(new)]
+            names = (f"{files[0]}pawn" if len(files) == 1 else
+                     f"{', '.join(files[:-1])} and {files[-1]}pawns")
+            parts.append(f"{chess.COLOR_NAMES[c].capitalize()}'s {names}")
+    if not parts:
+        return ""
+    single = len(parts) == 1 and parts[0].endswith("pawn")
+    return f"{' and '.join(parts)} {'has' if single else 'have'} passed."
+
+
+def _passed_files(board: chess.Board, color: chess.Color) -> int:
+    """The files (bit i: file i) that hold a passed pawn of ``color``."""
+    own = board.pieces_mask(chess.PAWN, color)
+    passed = passed_pawns(own, board.pieces_mask(chess.PAWN, not color), color)
+    return file_set(passed)
+
+
+def _squares(bb: int) -> str:
+    return " ".join(chess.square_name(s) for s in chess.scan_forward(bb)) or "none"
+
+
+def _work(r: ExactResult) -> str:
+    """The structures a result took: "16 structures", or "4 cached structures" when the
+    cache held every one it needed."""
+    if not r.distinct and r.cached:
+        return _plural(r.cached, "cached structure")
+    return _plural(r.distinct, "structure")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+EXACT = ExactMethod()

@@ -1,0 +1,320 @@
+"""Exact blockage proofs for king-and-pawn positions by retrograde analysis.
+
+:func:`solve` decides whether side X can force the *target* -- any promotion, by
+either side, or the defender D checkmated -- against every defence.  Stalemate,
+X being mated and endless play are not the target; there is no 50-move rule.
+
+* ``blocked=True`` is a proof that X cannot win: D has a strategy that never
+  promotes, never lets X promote and never gets mated, so X never has more than
+  king and pawns and is never mating.
+* ``blocked=False``: X forces the target; the result names who ends the blockage
+  (X promotes, D is forced to promote, or mate) and gives a principal variation.
+* ``"unknown"`` when the budget (time, structures) runs out or ``cancel()`` says
+  so: never a guess.
+
+Algorithm: pawn moves never go back, so the pawn structures reachable from the
+root form a DAG, solved successors first, each by a bitboard-parallel retrograde
+analysis over both kings' squares and both sides to move
+(:mod:`logic.exact.tables`).  Only structures play can enter are solved: a forward
+pass follows the squares each king can reach (a king capture needs the pawn next
+to that region); tables are then exact on every state reachable from the root.
+Structures whose tables are exact everywhere are cached across calls (the
+paper's "pawn hash", generalised, capped at ``CACHE_LIMIT`` entries).  Sound
+shortcuts, run side by side, each with its share of the time (:data:`STRATEGIES`, the
+strategy objects and their scheduler of :mod:`logic.exact.schedule`):
+
+1. restricted games for D: KINGS (D only steps with its king), LEVERS (D also
+   captures with its pawns) and NOPUSH (D also captures with its king; it never
+   pushes a pawn).  If X cannot win even then, it cannot win the real game
+   (``restricted="kings"`` / ``"levers"`` / ``"nopush"``);
+2. partial expansions of the full game: structures beyond a limit on each side's
+   progress are not expanded but taken as all wins (upper bound) and as all
+   losses except X's unstoppable runners (lower bound,
+   :func:`~logic.exact.tables.runner_parts`); a non-win under the upper bound
+   proves a blockage, a win under the lower bound a breakthrough
+   (``restricted="bounds"``).  The upper bound deepens X's moves and cuts D's
+   early, the lower bound the reverse; limits grow until they decide;
+   or the upper bound expanded only where the root's doubt leads, a round at a time
+   (:mod:`logic.exact.gap`, ``restricted="gap"``): the blockages of open structures;
+3. the whole DAG, given up whenever it outgrows a cap that doubles with each try;
+4. a forward search over boards, a ply deeper each step (:mod:`logic.exact.forward`,
+   ``restricted="forward"``): short breakthroughs, with their fastest line.  It also
+   finds the fastest line of a breakthrough a partial expansion proved.
+
+X is White inside the solver; Black is White on the flipped board
+(:func:`logic.exact.root.orient`).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import NamedTuple
+
+import chess
+
+from logic.exact import pv as exact_pv
+from logic.exact import root as rt
+from logic.exact import tables as et
+from logic.exact.budget import (
+    MAX_SECONDS,
+    MAX_STRUCTURES,
+    STRUCTURE_CEILING,
+    structure_budget,
+)
+from logic.exact.dag import Budget, Call, cache_info, clear_cache
+from logic.exact.forward import ForwardSearch, SearchAborted
+from logic.exact.root import Root
+from logic.exact.schedule import STRATEGIES, Proof, prove, whole_dag
+
+__all__ = ["ExactResult", "ExactError", "check_board", "solve", "solve_bitboards", "clear_cache",
+           "cache_info", "MAX_STRUCTURES", "MAX_SECONDS", "LINE_DAG_CAP", "STRATEGIES",
+           "STRUCTURE_CEILING", "structure_budget"]
+
+#: a breakthrough a partial expansion proved gets its line from the whole DAG when that
+#: has at most this many structures (Fine #70: 2,000; its partial expansion's line is 53
+#: plies, the whole DAG's 49).  Twice as many certified a few more lines for three times
+#: the extra time (README, "Exact proofs")
+LINE_DAG_CAP = 8_000
+#: the deepest forward search for a faster line when a partial expansion's line is missing
+FORWARD_LINE_PLIES = 40
+#: the most seconds the forward search may take for a faster line (a short line comes
+#: in a fraction of a second: Diagram 20's 9 plies in 0.1 s)
+FORWARD_LINE_SECONDS = 2.0
+
+
+class ExactError(ValueError):
+    """Not a legal king-and-pawn-only position (the message echoes the FEN), an unknown
+    method or a time budget that is not a finite, non-negative number (echoed)."""
+
+
+class ExactResult(NamedTuple):
+    """The answer of :func:`solve`.
+
+    ``status``: ``"blocked"`` (a proof that X cannot force the target), ``"breaks"``
+    (a proof that it can) or ``"unknown"`` (budget exhausted or cancelled).
+    ``blocked``: True / False / None for the same.  ``pv``: UCI moves from the root
+    (breaks only): X's fastest way to the target against D's longest defence
+    (distance in plies, like DTM), in the game that gave the proof; empty when the
+    distances did not fit in the PV's own time (``pv_seconds``).  ``plies``: the
+    length of ``pv``, its last move ends the blockage (None without a PV).
+    ``ends``: ``"promotion"`` (by X), ``"defender-promotion"``, ``"mate"`` or ``""``.
+    ``fastest``: whether ``pv`` is the fastest line of the real game (from the whole
+    DAG's exact distances: the whole DAG proved it, or was solved for the line when it
+    had at most :data:`LINE_DAG_CAP` structures); False for a partial expansion's line,
+    the fastest among the lines that expansion knows, or for no line.
+    ``structures``: pawn structures solved for this call (partial expansions count
+    each time); ``cached``: structures taken from the cache; ``distinct``: how many
+    different structures those solves were (at most ``structures``); ``states``:
+    king-placement states examined (8192 per structure solved).  ``ms``: wall time.
+    ``king_map``: real squares, among the king placements the root can reach --
+    blocked: D-king squares from which D holds (X's king and the side to move as in
+    the root); breaks: X-king squares from which X breaks through (D's king where
+    it stands).  ``restricted``: the game that gave the proof: ``""`` the whole
+    DAG of the full game, ``"kings"`` / ``"levers"`` / ``"nopush"`` a game where D
+    only moves its king / never pushes and captures only with pawns / never pushes,
+    ``"bounds"`` a level-limited partial expansion of the full game, ``"gap"`` the
+    gap-guided one (:mod:`logic.exact.gap`), ``"forward"`` the forward search for a
+    short breakthrough (:mod:`logic.exact.forward`; its line is the fastest).
+    ``ran_out`` (unknown only): what ended the call, ``"time"``, ``"structures"`` (its
+    structure budget) or ``"cancelled"`` (``""`` when every strategy finished
+    undecided).  ``nodes``: positions the forward search examined (as a strategy, for
+    its own proof's line, and for the line of a breakthrough a partial expansion
+    proved).
+    """
+
+    status: str
+    blocked: bool | None
+    pv: tuple[str, ...]
+    plies: int | None
+    ends: str
+    structures: int
+    states: int
+    ms: float
+    king_map: int
+    restricted: str
+    cached: int = 0
+    distinct: int = 0
+    fastest: bool = False
+    ran_out: str = ""
+    nodes: int = 0
+
+
+def _flip_uci(uci: str) -> str:
+    m = chess.Move.from_uci(uci)
+    return chess.Move(m.from_square ^ 0x38, m.to_square ^ 0x38, m.promotion).uci()
+
+
+def _principal(r: Root, proof: Proof, seconds: float, cancel: Callable[[], bool] | None,
+               budget: Budget) -> exact_pv.PV | None:
+    """The PV of a breakthrough proof, or None if the distances take too long (a
+    forward search's positions for the line count in ``budget.nodes``)."""
+    dag = proof.dag
+    if isinstance(dag, ForwardSearch):
+        before = dag.nodes
+        try:
+            return _forward_line(dag, seconds, cancel)
+        finally:
+            budget.nodes += dag.nodes - before
+    src = exact_pv.Source(dag.lo, dag.expanded)
+    try:
+        dist = exact_pv.distances([(r.xp, r.dp), *rt.ep_caps(r)], rt.root_states(r), src,
+                                  time.perf_counter() + seconds, cancel)
+        return exact_pv.walk(rt.oriented_board(r), dist)
+    except exact_pv.DistanceError:  # out of time, or the cache lost a structure
+        return None
+
+
+def _forward_line(search: ForwardSearch, seconds: float,
+                  cancel: Callable[[], bool] | None, max_plies: int | None = None
+                  ) -> exact_pv.PV | None:
+    """The fastest line by ``search`` (deepened up to ``max_plies`` first, if given),
+    or None if it does not come within ``seconds``."""
+    end = time.perf_counter() + seconds
+    search.poll = lambda: time.perf_counter() > end or (cancel is not None and cancel())
+    try:
+        if max_plies is not None and search.deepen(max_plies) is None:
+            return None
+        return search.line()
+    except SearchAborted:
+        return None
+
+
+def _faster_line(r: Root, proof: Proof, line: exact_pv.PV | None, end: float,
+                 cancel: Callable[[], bool] | None, budget: Budget, use_cache: bool
+                 ) -> tuple[Proof, exact_pv.PV | None, bool]:
+    """A partial expansion's breakthrough: the real game's fastest line if one comes
+    in time, from the forward search (up to the partial line's length, within half the
+    time left, at most :data:`FORWARD_LINE_SECONDS`) or else the whole DAG (if it has
+    at most :data:`LINE_DAG_CAP` structures, within half the time then left);
+    ``(proof, line, fastest)``."""
+    left = end - time.perf_counter()
+    if left <= 0:
+        return proof, line, False
+    if FORWARD_LINE_SECONDS > 0:
+        search = ForwardSearch(rt.oriented_board(r), lambda: False)
+        better = _forward_line(search, min(left / 2, FORWARD_LINE_SECONDS), cancel,
+                               line.plies if line is not None else FORWARD_LINE_PLIES)
+        budget.nodes += search.nodes
+        if better is not None:
+            return proof, better, True
+    left = end - time.perf_counter()
+    whole = whole_dag(r, Call(Budget(left / 2, MAX_STRUCTURES, cancel), use_cache),
+                      LINE_DAG_CAP) if left > 0 else None
+    if whole is not None:
+        whole = whole._replace(restricted=proof.restricted)  # its king map is exact
+        better = _principal(r, whole, max(0.0, end - time.perf_counter()), cancel, budget)
+        if better is not None:
+            return whole, better, True
+        return whole, line, False
+    return proof, line, False
+
+
+def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square,
+                    black_king: chess.Square, turn: chess.Color, ep_square: chess.Square | None,
+                    color: chess.Color, *, max_seconds: float = MAX_SECONDS,
+                    max_structures: int | None = None,
+                    cancel: Callable[[], bool] | None = None,
+                    use_cache: bool = True, pv: bool = True,
+                    pv_seconds: float | None = None, method: str = "auto",
+                    report: Callable[[int], None] | None = None,
+                    seen: list[tuple[int, int]] | None = None,
+                    on_line: Callable[[], None] | None = None) -> ExactResult:
+    """:func:`solve` on raw bitboards of a legal position (not validated).  ``ep_square``
+    must be None unless the side to move can capture en passant.  Raises
+    :class:`ExactError` for an unknown method or a ``max_seconds`` that is negative or
+    not finite."""
+    try:
+        finite = math.isfinite(max_seconds) and max_seconds >= 0
+    except TypeError:
+        finite = False
+    if not finite:  # NaN never passes the deadline: the call would run unbounded
+        raise ExactError(f"max_seconds must be finite and not negative, got {max_seconds!r}")
+    r = rt.orient(white_pawns, black_pawns, white_king, black_king, turn, ep_square, color)
+    if max_structures is None:
+        max_structures = structure_budget(max_seconds)
+    budget = Budget(max_seconds, max_structures, cancel, report, seen)
+    try:
+        strategies = STRATEGIES[method]
+    except KeyError:
+        raise ExactError(f"unknown method {method!r}; choose one of {', '.join(STRATEGIES)}"
+                         ) from None
+    proof = prove(r, Call(budget, use_cache), strategies)
+    states = budget.solved * 2 * et.NSTATES
+    if proof is None:
+        ms = (time.perf_counter() - budget.start) * 1000
+        return ExactResult("unknown", None, (), None, "", budget.solved, states, ms, 0, "",
+                           budget.cached, len(budget.keys), ran_out=budget.why,
+                           nodes=budget.nodes)
+    if not proof.won:
+        legal = (et.legal_masks(r.xp, r.dp).w if r.x_to_move
+                 else et.legal_masks(r.xp, r.dp).b)
+        sl = et.king_squares(legal & proof.mask & ~proof.table, xk=r.xk)
+        ms = (time.perf_counter() - budget.start) * 1000
+        return ExactResult("blocked", True, (), None, "", budget.solved, states, ms,
+                           sl if color else chess.flip_vertical(sl), proof.restricted,
+                           budget.cached, len(budget.keys), nodes=budget.nodes)
+    if pv and on_line is not None:
+        on_line()
+    pv_budget = max_seconds if pv_seconds is None else pv_seconds
+    pv_end = time.perf_counter() + pv_budget
+    line = _principal(r, proof, pv_budget, cancel, budget) if pv else None
+    fastest = proof.restricted in ("", "forward")
+    if pv and not fastest:  # a partial expansion's line: look for the fastest
+        proof, line, fastest = _faster_line(r, proof, line, pv_end, cancel, budget,
+                                             use_cache)
+    sl = et.king_squares(proof.table, dk=r.dk)
+    moves: tuple[str, ...] = ()
+    plies, ends = None, ""
+    if line is not None:
+        moves = line.moves if color else tuple(_flip_uci(m) for m in line.moves)
+        plies, ends = line.plies, line.ends
+    ms = (time.perf_counter() - budget.start) * 1000
+    return ExactResult("breaks", False, moves, plies, ends, budget.solved, states, ms,
+                       sl if color else chess.flip_vertical(sl), proof.restricted, budget.cached,
+                       len(budget.keys), fastest and line is not None, nodes=budget.nodes)
+
+
+def check_board(board: chess.Board) -> None:
+    """Raise :class:`ExactError` (echoing the FEN) unless ``board`` is a legal position
+    of kings and pawns only: what :func:`solve` accepts."""
+    if board.occupied != board.pawns | board.kings:
+        raise ExactError(f"pieces other than kings and pawns: {board.fen()!r}")
+    status = board.status()
+    if status != chess.STATUS_VALID:
+        raise ExactError(f"illegal position ({status!r}): {board.fen()!r}")
+
+
+def solve(board: chess.Board, color: chess.Color, *, max_seconds: float = MAX_SECONDS,
+          max_structures: int | None = None, cancel: Callable[[], bool] | None = None,
+          use_cache: bool = True, pv: bool = True, method: str = "auto",
+          report: Callable[[int], None] | None = None,
+          seen: list[tuple[int, int]] | None = None,
+          on_line: Callable[[], None] | None = None) -> ExactResult:
+    """Decide whether ``color`` (X) can force a promotion (by either side) or mate in a
+    legal king-and-pawn-only ``board``, against any defence.  See :class:`ExactResult`.
+
+    The budget: at most ``max_seconds`` and ``max_structures`` structure solves
+    (by default :func:`structure_budget` of ``max_seconds``) for the proof (then
+    ``"unknown"``, saying which ran out), and as much time again for the PV of a
+    breakthrough (``pv=False`` skips it).  ``cancel`` is polled regularly; True gives
+    ``"unknown"``.  ``use_cache=False`` neither reads nor writes the structure cache.
+    ``method`` picks the strategies (:data:`STRATEGIES`; ``"auto"`` by default).
+    ``report(n)`` is called with the distinct structures solved so far every 16 solves;
+    ``seen`` (a list) receives each structure solved, ``(X's pawns, D's pawns)`` in
+    the solver's orientation (X = White), in order; ``on_line()`` is called once when a
+    breakthrough is proved and its line is being computed (progress).  Raises
+    :class:`ExactError` (a ``ValueError``, echoing the FEN) for other pieces, an
+    illegal position (``board.status()``), an unknown method or a ``max_seconds`` that is
+    negative or not finite (NaN, infinity: echoed)."""
+    check_board(board)
+    w = board.pawns & board.occupied_co[chess.WHITE]
+    b = board.pawns & board.occupied_co[chess.BLACK]
+    wk = board.king(chess.WHITE)
+    bk = board.king(chess.BLACK)
+    assert wk is not None and bk is not None
+    ep = board.ep_square if board.has_legal_en_passant() else None
+    return solve_bitboards(w, b, wk, bk, board.turn, ep, color, max_seconds=max_seconds,
+                           max_structures=max_structures, cancel=cancel, use_cache=use_cache,
+                           pv=pv, method=method, report=report, seen=seen, on_line=on_line)

@@ -1,0 +1,296 @@
+"""The strategies of :mod:`logic.exact` as objects, their registry, and the scheduler
+that runs them side by side until one decides.
+
+A strategy (:class:`Levels`, :class:`GapRounds`, :class:`Forward`) has a ``weight``
+(its share of the time) and ``start(root, call)``, which gives a :class:`Run`: each
+``step()`` does one expansion (or one ply of search) and returns a :class:`Proof` when
+it decides the root; ``finished`` says it has nothing more to try.  :func:`prove`
+always steps the run that has spent the least time for its weight.  The schedule
+changes only how soon an answer comes, never the answer: every strategy is sound on
+its own.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import NamedTuple, Protocol
+
+from logic.exact import root as rt
+from logic.exact import tables as et
+from logic.exact.dag import Call, Dag
+from logic.exact.forward import ForwardSearch, SearchAborted
+from logic.exact.gap import GapExpansion
+from logic.exact.root import Root
+from logic.exact.tables import FULL, KINGS, LEVERS, NOPUSH
+
+__all__ = ["Proof", "Run", "Levels", "GapRounds", "Forward", "STRATEGIES", "prove", "whole_dag"]
+
+
+class Proof(NamedTuple):
+    """A decided root: ``table`` the side-to-move table that decided it, trustworthy on
+    the states of ``mask`` (for the king map); ``restricted`` the game that proved it;
+    ``dag`` the expansion whose bounds gave it (the PV of a breakthrough walks them), or
+    the forward search that found the breakthrough (its line is its own)."""
+
+    won: bool
+    table: int
+    mask: int
+    restricted: str
+    dag: Dag | GapExpansion | ForwardSearch
+
+
+class Run(Protocol):
+    """One strategy at work on one root."""
+
+    finished: bool  # nothing more to try
+
+    def step(self) -> Proof | None:
+        """One expansion; the proof if it decides the root."""
+
+
+def _no_cap(level: int) -> int | None:
+    return None
+
+
+@dataclass(frozen=True)
+class Levels:
+    """Level-limited expansions of game ``mode``: at level ``n`` X's and D's progress
+    are limited to ``limits(n)``; structures beyond are bounded by ``want``: ``"hi"``
+    all X wins (a non-win proves a blockage), ``"lo"`` all losses but X's runners (a
+    win proves a breakthrough).  In the full game the lower bound is read either way,
+    and an expansion that cuts nothing is exact (a blockage or a breakthrough).  An
+    expansion is given up past ``cap(n)`` structures (None: no cap).  Levels grow,
+    doubling the increment while an expansion less than doubles the last's work."""
+
+    mode: str
+    want: str
+    limits: Callable[[int], tuple[int, int]]
+    cap: Callable[[int], int | None] = _no_cap
+    weight: float = 1.0
+
+    def start(self, root: Root, call: Call) -> LevelRun:
+        """A run of these expansions on ``root``."""
+        return LevelRun(self, root, call)
+
+    def decide(self, r: Root, dag: Dag) -> Proof | None:
+        """The proof one finished expansion gives, if any."""
+        bit = et.index(r.xk, r.dk)
+        how = self.mode if self.mode != FULL else ("bounds" if dag.frontier else "")
+        if self.want != "lo":
+            hi = rt.root_table(r, self.mode, dag.hi)
+            if not hi >> bit & 1:
+                return Proof(False, hi, rt.reach(r), how, dag)
+        if self.mode != FULL:
+            return None
+        lo = rt.root_table(r, self.mode, dag.lo)
+        if lo >> bit & 1:
+            reach = rt.reach(r)
+            return Proof(True, lo & reach, reach, how, dag)
+        if not dag.frontier:  # exact on the states reached from the root
+            return Proof(False, lo, rt.reach(r), how, dag)
+        return None
+
+
+@dataclass
+class LevelRun:
+    """:class:`Levels` at work: the next level, the increment to the one after it and
+    the last expansion's work."""
+
+    strategy: Levels
+    root: Root
+    call: Call
+    level: int = 1
+    inc: int = 1
+    last: int = 0
+    finished: bool = False
+
+    def step(self) -> Proof | None:
+        """Expand the next level; a capped expansion is retried at the next (larger
+        cap), a restricted game X wins outright finishes the run."""
+        st, r = self.strategy, self.root
+        dag = Dag(st.mode, *st.limits(self.level), st.want, self.call, st.cap(self.level))
+        done = dag.expand(rt.root_seeds(r))
+        if dag.work < 2 * self.last:
+            self.inc *= 2
+        self.last = dag.work
+        self.level += self.inc
+        if not done:  # capped (try the next level) or out of budget (the scheduler sees)
+            return None
+        proof = st.decide(r, dag)
+        if proof is None and not dag.frontier:  # a restricted game X wins outright
+            self.finished = True
+        return proof
+
+
+@dataclass(frozen=True)
+class GapRounds:
+    """The gap-guided expansion of the full game's upper bounds
+    (:mod:`logic.exact.gap`), a round a step: it proves blockages only (a win it cannot
+    tell from a bound: the other strategies find those)."""
+
+    weight: float = 1.0
+
+    def start(self, root: Root, call: Call) -> GapRun:
+        """A run of the rounds on ``root``."""
+        return GapRun(root, GapExpansion(rt.root_states(root), call))
+
+
+@dataclass
+class GapRun:
+    """:class:`GapRounds` at work; finished when out of budget or stuck."""
+
+    root: Root
+    gap: GapExpansion
+    finished: bool = False
+
+    def step(self) -> Proof | None:
+        """One round; a proof once the root's state is no longer an upper-bound win."""
+        r, g = self.root, self.gap
+        if not g.step():
+            self.finished = True
+            return None
+        hi = rt.root_table(r, FULL, g.hi)
+        if hi >> et.index(r.xk, r.dk) & 1:
+            return None
+        return Proof(False, hi, rt.reach(r), "gap", g)
+
+
+@dataclass(frozen=True)
+class Forward:
+    """The forward search for a short breakthrough (:mod:`logic.exact.forward`), a ply
+    deeper each step: it proves breakthroughs only, with their fastest line."""
+
+    weight: float = 1.0
+    #: the deepest search tried (plies); deeper breakthroughs are left to the expansions
+    max_plies: int = 64
+    #: the positions a step may search before it yields (doubled each time it must)
+    first_cap: int = 4096
+
+    def start(self, root: Root, call: Call) -> ForwardRun:
+        """A run of the search on ``root``."""
+        search = ForwardSearch(rt.oriented_board(root), call.budget.late)
+        return ForwardRun(self, root, call, search, self.first_cap)
+
+
+@dataclass
+class ForwardRun:
+    """:class:`Forward` at work: a step deepens by one ply, within ``cap`` positions
+    (an unfinished ply is taken up again at the next step, with twice the cap and what
+    the search's table proved meanwhile)."""
+
+    strategy: Forward
+    root: Root
+    call: Call
+    search: ForwardSearch
+    cap: int
+    finished: bool = False
+
+    def step(self) -> Proof | None:
+        """One ply deeper; the proof once X forces the target within it."""
+        s, budget = self.search, self.call.budget
+        before = s.nodes
+        try:
+            d = s.deepen(s.depth + 1, limit=self.cap)
+        except SearchAborted as e:
+            self.cap *= 2
+            self.finished = e.full
+            return None
+        finally:
+            budget.nodes += s.nodes - before
+        if d is None:
+            self.finished = s.depth >= self.strategy.max_plies
+            return None
+        bit = 1 << et.index(self.root.xk, self.root.dk)
+        return Proof(True, bit, bit, "forward", s)
+
+
+Strategy = Levels | GapRounds | Forward
+
+_UNLIMITED = 1 << 20
+_KINGS_GAME = Levels(KINGS, "hi", lambda n: (n, _UNLIMITED))
+_NOPUSH_GAME = Levels(NOPUSH, "hi", lambda n: (n, _UNLIMITED))
+_LEVERS_GAME = Levels(LEVERS, "hi", lambda n: (n, _UNLIMITED))
+_FULL_HI = Levels(FULL, "hi", lambda n: (n, n // 2))
+_FULL_LO = Levels(FULL, "lo", lambda n: (n // 2, n))
+_FULL_GAME = Levels(FULL, "lo", lambda n: (_UNLIMITED, _UNLIMITED))
+#: the whole DAG, given up when it outgrows a cap that doubles with each try
+_FULL_CAPPED = Levels(FULL, "lo", _FULL_GAME.limits, cap=lambda n: 1000 << n, weight=0.5)
+#: upper bounds of the full game expanded where the root's doubt leads, a round a step
+_GAP = GapRounds()
+#: short breakthroughs by a forward search, with their fastest line
+_FORWARD = Forward(weight=1.0)
+
+
+#: ``method`` of :func:`logic.exact.solve`: the strategies it runs.  ``auto`` runs the
+#: shortcut games, the gap-guided expansion (upper bounds: blockages; twice the share, it
+#: proved every blockage of the master drawn samples, README "Exact proofs"), the
+#: lower-bound partial expansion (breakthroughs; one and a half, so that it keeps the
+#: breakthroughs of the built-in sample), the capped whole DAG and the forward search
+#: (short breakthroughs: Diagram 20's 1. f5 in under a second), always the one that
+#: has spent the least time so far for its weight, at its next level; ``claimed``, for
+#: a side a static method calls blocked, the restricted games (LEVERS too) and the
+#: level-limited bounds (no gap expansion, no forward search), where the restricted
+#: games nearly always give the proof (on the 672 claims among the 85,007 master
+#: positions, KINGS and NOPUSH proved 484 of the 492 settled within 1 s by ``auto``):
+#: LEVERS gets eight times KINGS's share and NOPUSH twice, the full game's expansions
+#: a quarter to a half (measured in the README, "Exact proofs"); ``kings`` /
+#: ``levers`` / ``nopush`` only that restricted game (blocked or unknown); ``bounds``
+#: only the level-limited partial expansions of the full game; ``gap`` only the
+#: gap-guided expansion (blocked or unknown); ``full`` the whole DAG of the full game
+#: at once; ``forward`` only the forward search (breaks or unknown).
+STRATEGIES: dict[str, tuple[Strategy, ...]] = {
+    "auto": (_KINGS_GAME, _NOPUSH_GAME, replace(_GAP, weight=2.0), replace(_FULL_LO, weight=1.5),
+             _FULL_CAPPED, _FORWARD),
+    "claimed": (_KINGS_GAME, replace(_LEVERS_GAME, weight=8.0), replace(_NOPUSH_GAME, weight=2.0),
+                replace(_FULL_HI, weight=0.5), replace(_FULL_LO, weight=0.25),
+                replace(_FULL_CAPPED, weight=0.25)),
+    "kings": (_KINGS_GAME,),
+    "levers": (_LEVERS_GAME,),
+    "nopush": (_NOPUSH_GAME,),
+    "bounds": (_FULL_HI, _FULL_LO),
+    "gap": (_GAP,),
+    "full": (_FULL_GAME,),
+    "forward": (replace(_FORWARD, weight=1.0),),
+}
+
+#: seconds every strategy is deemed to have spent before it starts: a strategy of
+#: weight w first runs once one of weight W has spent ``_HEAD_START * (W / w - 1)``, so
+#: a light strategy's first (possibly large) expansion does not delay a heavy one's
+#: quick proof
+_HEAD_START = 0.05
+
+
+def prove(r: Root, call: Call, strategies: tuple[Strategy, ...]) -> Proof | None:
+    """Run ``strategies`` on ``r``, always stepping the one that has spent the least
+    time so far for its weight, until one decides; None if out of budget (``call``'s)
+    or if every run finished undecided (restricted games X wins outright, a gap
+    expansion stuck: X wins the full game, which only the other strategies prove)."""
+    runs: list[Run] = [s.start(r, call) for s in strategies]
+    spent = [0.0] * len(runs)
+    active = set(range(len(runs)))
+    while active:
+        i = min(active, key=lambda j: ((spent[j] + _HEAD_START) / strategies[j].weight, j))
+        t0 = time.perf_counter()
+        proof = runs[i].step()
+        spent[i] += time.perf_counter() - t0
+        if proof is not None:
+            return proof
+        if call.budget.out:
+            return None
+        if runs[i].finished:
+            active.discard(i)
+    return None
+
+
+def whole_dag(r: Root, call: Call, cap: int) -> Proof | None:
+    """The whole DAG of the full game from ``r`` solved at once, if it has at most
+    ``cap`` structures and fits ``call``'s budget: exact on every state the root
+    reaches, so its distances give the fastest line (:mod:`logic.exact.pv`); None
+    otherwise, or if X does not win there."""
+    dag = Dag(FULL, _UNLIMITED, _UNLIMITED, "lo", call, cap)
+    if not dag.expand(rt.root_seeds(r)) or dag.frontier:
+        return None
+    proof = _FULL_GAME.decide(r, dag)
+    return proof if proof is not None and proof.won else None

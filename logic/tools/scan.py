@@ -1,0 +1,565 @@
+"""``pawnfence scan``: find detector failures in real games, at scale.
+
+Inputs are PGN or EPD files (plain or ``.gz``).  Games are replayed and their
+king-and-pawn positions collected (each position once, with the first game and
+ply it occurred in); EPD lines are taken as they are.  Every position is
+classified by both methods for both sides and optionally evaluated by a UCI
+engine.  Output, in ``DIR``:
+
+* ``results.jsonl``: one object per position (``key``, ``fen``, ``source``,
+  ``verdicts``, ``engine``, ``categories``), appended as each position is done, so
+  an interrupted scan resumes where it stopped (done keys are skipped, a torn last
+  line is dropped) and is finally rewritten in input order;
+* ``suspects.epd``: the interesting positions with ``id`` and a ``c0`` category
+  (``claims-blocked-engine-wins``, ``drawish-with-edge-not-detected``,
+  ``methods-disagree``) and ``c1`` the engine score;
+* ``errors.log``: malformed games and lines with their location;
+* ``summary.json`` (with ``--judge exact``): the judge's figures per method (false
+  positives, confirmed claims, recall against exact, disagreements, exact's unknown
+  rate) and the run's throughput (see :mod:`logic.tools.judge`).
+
+With ``--judge exact`` the exact prover settles the pairs the judge selects and adds the
+categories ``claims-blocked-exact-breaks`` and ``exact-blocked-heuristic-misses``
+(``c2``: exact's answer, with a breakthrough's first moves, and each method's verdict or
+failing rule).  ``every`` keeps every K-th position of the input (a sample).
+
+Work is spread over all cores (``--jobs``) or a Dask cluster (``--dask ADDRESS``).
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import socket
+import sys
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+import chess
+import chess.pgn
+
+import logic
+from logic.files import atomic_write_text, make_folder
+from logic.position import open_text, read_epd
+from logic.tools.judge import (
+    JudgeConfig,
+    edge,
+    judge_categories,
+    judge_note,
+    judge_position,
+    judge_problem,
+    summarize,
+)
+from logic.tools.runlog import Progress, carried_notes, load_rows
+from logic.uci import Engine, EngineError, IllegalPositionError
+
+__all__ = ["Item", "read_items", "iter_games", "classify_item", "categories", "scan",
+           "ScanError", "WIN_CP", "DRAW_CP", "JudgeConfig"]
+
+WIN_CP = 300  # an engine score at least this (side's view), or a mate, is a win
+DRAW_CP = 50  # |score| at most this is drawish
+
+
+@dataclass(frozen=True)
+class Item:
+    """A position to classify: ``key`` identifies it (EPD of the position), ``seq`` is its
+    place in the input order, ``source`` where it was first seen."""
+
+    seq: int
+    key: str
+    fen: str
+    source: dict[str, Any]
+
+
+def _is_kp(board: chess.Board) -> bool:
+    return board.occupied == board.pawns | board.kings and bool(board.pawns)
+
+
+def read_items(paths: Sequence[str | Path], errors: list[str],
+               failed: list[str] | None = None,
+               skipped: list[str] | None = None) -> Iterator[Item]:
+    """The K+P positions of ``paths``, deduplicated; problems go to ``errors``, and a file
+    that cannot be read or stops reading (damaged) to ``failed`` too; an EPD line that is
+    well formed but not kings and pawns (other pieces, or no pawns) to ``skipped``."""
+    failed = [] if failed is None else failed
+    seen: set[str] = set()
+    seq = 0
+    for path in map(Path, paths):
+        try:
+            fh = open_text(path)
+        except OSError as exc:
+            _fail(f"{path}: cannot read: {exc.strerror or exc}", errors, failed)
+            continue
+        with fh:
+            is_pgn = ".pgn" in path.name.lower()
+            source_iter = (_pgn_items(path, fh, errors, failed) if is_pgn
+                           else _epd_items(path, fh, errors, failed, skipped))
+            for key, fen, source in source_iter:
+                if key in seen:
+                    continue
+                seen.add(key)
+                yield Item(seq, key, fen, source)
+                seq += 1
+
+
+def _fail(message: str, errors: list[str], failed: list[str] | None) -> None:
+    """Note a file-level failure in ``errors`` and ``failed``."""
+    errors.append(message)
+    if failed is not None:
+        failed.append(message)
+
+
+def _stuck(fh: TextIO, offset: int) -> bool:
+    """True when reading did not move past ``offset`` (no progress: stop, never loop)."""
+    try:
+        return fh.tell() <= offset
+    except OSError:
+        return True
+
+
+def _epd_items(path: Path, fh: TextIO, errors: list[str], failed: list[str],
+               skipped: list[str] | None = None) -> Iterator[tuple[str, str, dict]]:
+    try:
+        for entry in read_epd(fh):
+            board = entry.board
+            if board is None:
+                errors.append(f"{path}:{entry.line}: {entry.error}")
+                continue
+            if not _is_kp(board):
+                if skipped is not None:
+                    why = "no pawns" if board.occupied == board.kings else "other pieces"
+                    skipped.append(f"{path}:{entry.line}: skipped, not kings and pawns "
+                                   f"({why}): {board.fen()}")
+                continue
+            yield board.epd(), board.fen(), {"file": str(path), "line": entry.line,
+                                             "id": entry.ops.get("id")}
+    except (UnicodeDecodeError, OSError, EOFError, ValueError) as exc:  # a damaged .gz, a
+        _fail(f"{path}: stopped reading: {exc}", errors, failed)  # line without end
+
+
+def iter_games(path: Path, fh: TextIO, errors: list[str], failed: list[str] | None = None
+               ) -> Iterator[tuple[int, str, chess.pgn.Game]]:
+    """``(number, where, game)`` for every game python-chess can read from ``fh`` (``where``
+    names the file, the game's number and offset); a game it fails inside is skipped and a
+    damaged file (bad bytes, a cut ``.gz``) ends the reading, each with a line in
+    ``errors`` (the latter in ``failed`` too).  The one game reader of ``scan`` and
+    ``bench --scan``."""
+    import logging
+
+    logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)  # errors.log has them
+    game_no = 0
+    while True:
+        try:
+            offset = fh.tell() if fh.seekable() else None
+        except OSError:
+            offset = None
+        try:
+            game = chess.pgn.read_game(fh)
+        except (UnicodeDecodeError, OSError, EOFError) as exc:  # the file itself is damaged
+            _fail(f"{path}: game {game_no + 1}: stopped reading: {exc}", errors, failed)
+            break
+        except Exception as exc:  # noqa: BLE001 - python-chess fails inside one game (e.g.
+            # IndexError in visit_nag): log it with its location and read on
+            game_no += 1
+            errors.append(f"{path}: game {game_no}"
+                          + (f" (offset {offset})" if offset is not None else "")
+                          + f": malformed game, skipped ({type(exc).__name__}: {exc})")
+            if offset is not None and _stuck(fh, offset):
+                break
+            continue
+        if game is None:
+            break
+        game_no += 1
+        yield game_no, f"{path}: game {game_no}" + (f" (offset {offset})"
+                                                    if offset is not None else ""), game
+
+
+def _pgn_items(path: Path, fh: TextIO, errors: list[str], failed: list[str]
+               ) -> Iterator[tuple[str, str, dict]]:
+    for game_no, where, game in iter_games(path, fh, errors, failed):
+        try:
+            board = game.board()
+        except ValueError as exc:  # python-chess noted it in game.errors too: once here
+            errors.append(f"{where}: bad FEN header: {exc}")
+            continue
+        if game.errors:
+            errors.append(f"{where}: {game.errors[0]}")
+        headers = {k: game.headers.get(k, "?") for k in ("White", "Black", "Event", "Site")}
+        ply = 0
+        node = game
+        while True:
+            if _is_kp(board) and board.is_valid():
+                yield board.epd(), board.fen(), {"file": str(path), "game": game_no,
+                                                 "ply": ply, **headers}
+            if not node.variations:
+                break
+            node = node.variations[0]
+            try:
+                board.push(node.move)
+            except (AssertionError, ValueError) as exc:
+                errors.append(f"{where}: ply {ply + 1}: {exc}")
+                break
+            ply += 1
+
+
+# -- classification (runs in workers) ---------------------------------------------------------
+
+_engine: Engine | None = None
+_engine_time = 0.1
+
+
+_judge: JudgeConfig | None = None
+
+
+def _init_worker(engine_path: str | None, engine_time: float,
+                 judge: JudgeConfig | None = None) -> None:
+    global _engine, _engine_time, _judge
+    _close_engine()
+    _engine = Engine(engine_path) if engine_path else None
+    _engine_time = engine_time
+    _judge = judge
+
+
+def _engine_eval(board: chess.Board) -> dict[str, Any] | None:
+    """The engine's evaluation of ``board`` as a result field, or ``{"error": ...}`` (one
+    line naming the engine) when it fails; None without an engine."""
+    if _engine is None:
+        return None
+    try:
+        return _engine.analyse(board, _engine_time).to_dict()
+    except (EngineError, IllegalPositionError) as exc:
+        return {"error": str(exc)}
+
+
+def classify_item(item: Item) -> dict[str, Any]:
+    """The result object of one position (both methods, both sides, engine score)."""
+    board = chess.Board(item.fen)
+    verdicts = {}
+    for method in logic.STATIC_METHODS:
+        verdicts[method] = {}
+        for color in chess.COLORS:
+            v = logic.detect(board, color, method=method)
+            verdicts[method][chess.COLOR_NAMES[color]] = {"blocked": v.blocked, "rule": v.rule}
+    result = {"seq": item.seq, "key": item.key, "fen": item.fen, "source": item.source,
+              "verdicts": verdicts, "engine": _engine_eval(board)}
+    if _judge is not None:
+        result["judge"] = _judge.to_dict()
+        result["exact"] = judge_position(board, verdicts, _judge)
+    result["categories"] = categories(result)
+    return result
+
+
+def classify_shard(items: list[Item], engine_path: str | None = None,
+                   engine_time: float = 0.1, judge: JudgeConfig | None = None
+                   ) -> list[dict[str, Any]]:
+    """Classify a shard (the unit of work for Dask)."""
+    _init_worker(engine_path, engine_time, judge)
+    try:
+        return [classify_item(it) for it in items]
+    finally:
+        _close_engine()
+
+
+def _close_engine() -> None:
+    global _engine
+    if _engine is not None:
+        _engine.close()
+        _engine = None
+
+
+def _side_wins(engine: dict[str, Any] | None, color: chess.Color) -> bool:
+    if not engine or "error" in engine:
+        return False
+    sign = 1 if color else -1
+    if engine.get("mate") is not None:
+        return engine["mate"] * sign > 0
+    return engine.get("cp") is not None and engine["cp"] * sign >= WIN_CP
+
+
+def categories(result: dict[str, Any]) -> list[str]:
+    """The suspect categories of a result (empty when nothing looks wrong)."""
+    cats = []
+    v = result["verdicts"]
+    engine = result.get("engine")
+    board = chess.Board(result["fen"])
+    sides = [(c, chess.COLOR_NAMES[c]) for c in chess.COLORS]
+    if any(v[m][name]["blocked"] and _side_wins(engine, c)
+           for m in logic.STATIC_METHODS for c, name in sides):
+        cats.append("claims-blocked-engine-wins")
+    if engine and "error" not in engine and engine.get("mate") is None \
+            and engine.get("cp") is not None and abs(engine["cp"]) <= DRAW_CP:
+        for c, name in sides:
+            if edge(board, c) and not any(v[m][name]["blocked"] for m in logic.STATIC_METHODS):
+                cats.append("drawish-with-edge-not-detected")
+                break
+    if any(v["paper"][name]["blocked"] != v["flood"][name]["blocked"] for _c, name in sides):
+        cats.append("methods-disagree")
+    if "exact" in result:
+        cats += judge_categories(board, v, result["exact"])
+    return cats
+
+
+# -- the run ---------------------------------------------------------------------------------
+
+def _is_int(x: Any) -> bool:
+    """A whole number a 64-bit integer holds (JSON allows 10**400)."""
+    return isinstance(x, int) and not isinstance(x, bool) and abs(x) < 2**63
+
+
+def _source_problem(src: Any) -> str:
+    if not isinstance(src, dict) or not isinstance(src.get("file"), str):
+        return "'source' is not an object with a 'file'"
+    if "game" in src:
+        if not (_is_int(src["game"]) and _is_int(src.get("ply")) and all(
+                isinstance(src.get(k), str) for k in ("White", "Black", "Event", "Site"))):
+            return "'source' of a game malformed"
+    elif not _is_int(src.get("line")) or not (src.get("id") is None or  # id 5; id "x";
+                                              isinstance(src["id"], str | int | float)):
+        return "'source' of a line malformed"
+    return ""
+
+
+def _engine_problem(engine: Any) -> str:
+    if engine is None:
+        return ""
+    if not isinstance(engine, dict):
+        return "'engine' is not an object"
+    if "error" in engine:
+        return "" if isinstance(engine["error"], str) else "'engine' error is not text"
+    if not all(engine.get(k) is None or _is_int(engine[k]) for k in ("cp", "mate", "depth")) \
+            or not isinstance(engine.get("pv"), list) \
+            or not all(isinstance(m, str) for m in engine["pv"]):
+        return "'engine' evaluation malformed"
+    return ""
+
+
+def _verdicts_problem(v: Any) -> str:
+    for m in logic.STATIC_METHODS:
+        for side in ("white", "black"):
+            x = v.get(m, {}).get(side) if isinstance(v.get(m), dict) else None
+            if not isinstance(x, dict) or not isinstance(x.get("blocked"), bool) or \
+                    not (x.get("rule") is None or isinstance(x["rule"], str)):
+                return f"verdict {m}/{side} malformed"
+    return ""
+
+
+def _result_problem(row: Any) -> str:
+    """Why a line of ``results.jsonl`` is not a well-formed result ("" when it is): every
+    field the scan writes, of the type it writes, and the key the FEN's position."""
+    if not isinstance(row, dict):
+        return f"a JSON {type(row).__name__}, not an object"
+    for key, kind in (("key", str), ("fen", str), ("source", dict), ("verdicts", dict),
+                      ("categories", list)):
+        if not isinstance(row.get(key), kind):
+            return f"{key!r} missing or not a {kind.__name__}"
+    if not all(isinstance(c, str) for c in row["categories"]):
+        return "'categories' holds a non-string"
+    if "engine" not in row:
+        return "'engine' missing"
+    try:
+        board = chess.Board(row["fen"])
+    except ValueError:
+        return "'fen' is not a FEN"
+    if board.epd() != row["key"]:
+        return "'key' is not the FEN's position"
+    if "exact" in row and (why := judge_problem(row["exact"])):
+        return why
+    return _source_problem(row["source"]) or _engine_problem(row["engine"]) or \
+        _verdicts_problem(row["verdicts"])
+
+
+def _load_done(results: Path, errors: list[str]) -> dict[str, dict[str, Any]]:
+    """Results already written by an earlier run (see :func:`logic.tools.runlog.load_rows`:
+    a torn last line is cut, a malformed line is set aside with its line number)."""
+    return {row["key"]: row for row in load_rows(results, _result_problem, errors)}
+
+
+def scan(
+    inputs: Sequence[str | Path], out_dir: str | Path, *, engine: str | None = None,
+    engine_time: float = 0.1, jobs: int | None = None, dask_address: str | None = None,
+    progress: TextIO | None = sys.stderr, shard_size: int = 200,
+    judge: JudgeConfig | None = None, every: int = 1,
+) -> dict[str, Any]:
+    """Scan ``inputs`` into ``out_dir``; returns a summary (counts per category, errors,
+    the messages of input files that could not be read or stopped reading
+    (``unreadable``), and with ``judge`` the judge's figures, also written to
+    ``summary.json``).  Results of an earlier run are reused when they were made with
+    the same ``judge``; ``every`` keeps every K-th distinct position of the input."""
+    out = Path(out_dir)
+    make_folder(out)
+    results_path = out / "results.jsonl"
+    errors: list[str] = []
+    failed: list[str] = []
+    skipped: list[str] = []
+    items = [it for it in read_items(inputs, errors, failed, skipped)
+             if it.seq % every == 0]
+    wanted = judge.to_dict() if judge else None
+    done = {k: r for k, r in _load_done(results_path, errors).items()
+            if r.get("judge") == wanted}
+    todo = [it for it in items if it.key not in done]
+    bar = Progress(len(items), progress)
+    bar.step(len(items) - len(todo), resumed=True)
+    start = time.perf_counter()
+    with open(results_path, "a", encoding="utf-8") as fh:
+        for row in _run(todo, engine, engine_time, jobs, dask_address, shard_size, judge):
+            fh.write(json.dumps(row) + "\n")
+            fh.flush()
+            done[row["key"]] = row
+            bar.step()
+    elapsed = time.perf_counter() - start
+    order = {it.key: it.seq for it in items}
+    rows = sorted((r for r in done.values() if r["key"] in order), key=lambda r: order[r["key"]])
+    for r in rows:
+        r["seq"] = order[r["key"]]
+    atomic_write_text(results_path, "".join(json.dumps(r) + "\n" for r in rows))
+    counts = _write_suspects(out / "suspects.epd", rows)
+    # input errors are found again by every run; lines set aside from results.jsonl only
+    # once, so those of earlier runs are carried over
+    kept = carried_notes(out / "errors.log")
+    atomic_write_text(out / "errors.log",
+                      "".join(e + "\n" for e in [*kept, *errors, *skipped]))
+    gave_up = sorted({str(r["engine"]["error"]) for r in rows
+                      if isinstance(r.get("engine"), dict)
+                      and "given up" in str(r["engine"].get("error", ""))})
+    summary = {"positions": len(rows), "categories": counts, "errors": len(errors),
+               "skipped": len(skipped),
+               "resumed": len(items) - len(todo), "classified": len(todo),
+               "engine_gave_up": gave_up, "unreadable": failed}
+    if judge is not None:
+        summary["judge"] = {**judge.to_dict(), **summarize(
+            rows, list(logic.STATIC_METHODS), recall=judge.pairs == "edge")}
+        summary["seconds"] = round(elapsed, 3)
+        summary["positions_per_second"] = round(len(todo) / elapsed, 2) if todo else None
+        summary["jobs"] = jobs or os.cpu_count() or 1
+        atomic_write_text(out / "summary.json", json.dumps(summary, indent=1) + "\n")
+    return summary
+
+
+def _write_suspects(path: Path, rows: list[dict[str, Any]]) -> dict[str, int]:
+    """Write every categorised result to the EPD file ``path`` (``id``, ``c0`` category,
+    ``c1`` engine score, ``c2`` the judge's note); returns the count per category."""
+    suspects = []
+    counts: dict[str, int] = {}
+    for r in rows:
+        for cat in r["categories"]:
+            counts[cat] = counts.get(cat, 0) + 1
+            board = chess.Board(r["fen"])
+            eng = r.get("engine") or {}
+            score = (f"mate {eng['mate']}" if eng.get("mate") is not None else
+                     f"{eng['cp'] / 100:+.2f}" if eng.get("cp") is not None else "-")
+            src = r["source"]
+            name = (f"{Path(src['file']).name} game {src['game']} ply {src['ply']}"
+                    if "game" in src else f"{Path(src['file']).name} line {src['line']}")
+            if src.get("id") is not None:
+                name += f" id {src['id']}"
+            ops: dict[str, str] = {"id": name, "c0": cat, "c1": f"engine {score}"}
+            if "exact" in r:
+                ops["c2"] = judge_note(board, r["verdicts"], r["exact"])
+            suspects.append(board.epd(**ops))
+    atomic_write_text(path, "".join(s + "\n" for s in suspects))
+    return counts
+
+
+class ScanError(RuntimeError):
+    """The scan cannot go on (e.g. the Dask scheduler is unreachable or lost); what was
+    written so far stays, and the same command resumes."""
+
+
+def _run(todo: list[Item], engine: str | None, engine_time: float, jobs: int | None,
+         dask_address: str | None, shard_size: int, judge: JudgeConfig | None = None
+         ) -> Iterable[dict[str, Any]]:
+    if dask_address:
+        shards = [todo[i:i + shard_size] for i in range(0, len(todo), shard_size)]
+        yield from _run_dask(shards, engine, engine_time, dask_address, judge)
+        return
+    jobs = jobs or os.cpu_count() or 1
+    if jobs == 1 or len(todo) < 50:
+        _init_worker(engine, engine_time, judge)
+        try:
+            for it in todo:
+                yield classify_item(it)
+        finally:
+            _close_engine()
+        return
+    import multiprocessing as mp
+
+    per = 5 if judge is not None else 25  # judged positions take longer: smaller shards
+    small = [todo[i:i + per] for i in range(0, len(todo), per)]
+    # never more processes than shards of work (a huge --jobs must not start thousands)
+    with mp.get_context("spawn").Pool(min(jobs, len(small)),
+                                      initializer=_ignore_sigint) as pool:
+        for rows in pool.imap_unordered(_shard_star, [(s, engine, engine_time, judge)
+                                                       for s in small]):
+            yield from rows
+
+
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the parent (which stops the pool and says so once)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _check_dask_address(address: str) -> None:
+    """Refuse, before any Dask client exists, an address that is not ``tcp://HOST:PORT``
+    (or bare ``HOST:PORT``) or whose port does not accept a connection."""
+    scheme, sep, rest = address.rpartition("://")
+    if sep and scheme != "tcp":
+        raise ScanError(f"Dask address {address!r}: only tcp:// scheduler addresses are "
+                        f"supported here ({scheme}:// needs its own security or transport "
+                        "setup)")
+    host, colon, port = rest.rpartition(":")
+    if not colon or not port.isdigit():
+        raise ScanError(f"Dask address {address!r} is not HOST:PORT (e.g. "
+                        "tcp://127.0.0.1:8786)")
+    try:
+        socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout=5).close()
+    except OSError as exc:
+        raise ScanError(f"cannot reach the Dask scheduler at {address!r}: "
+                        f"{exc.strerror or exc}") from None
+
+
+#: seconds to wait for a first Dask worker before saying so and giving up
+DASK_WORKER_WAIT = 60.0
+
+
+def _run_dask(shards: list[list[Item]], engine: str | None, engine_time: float,
+              address: str, judge: JudgeConfig | None = None) -> Iterable[dict[str, Any]]:
+    """The shards on a Dask cluster; every failure of the cluster is a :class:`ScanError`
+    with one line (results already yielded are kept by the caller)."""
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise ScanError("Dask is not installed: pip install 'pawnfence[dask]'") from None
+    _check_dask_address(address)
+    try:
+        client = Client(address, timeout="10s")
+    except Exception as exc:  # noqa: BLE001 - refused, timed out, not a scheduler...
+        gc.collect()  # a half-made Client must be finalised now, not inside the next one
+        raise ScanError(f"cannot reach the Dask scheduler at {address!r}: "
+                        f"{type(exc).__name__}: {exc}") from None
+    with client:
+        try:
+            if not client.scheduler_info().get("workers"):
+                print(f"pawnfence: waiting for a Dask worker at {address} (up to "
+                      f"{DASK_WORKER_WAIT:g} s)", file=sys.stderr)
+                client.wait_for_workers(1, timeout=DASK_WORKER_WAIT)
+            # the shards go to the workers as data, not inside the task graph (85,000
+            # positions make a graph of 10 MB, which Dask warns about)
+            futures = client.map(classify_shard, client.scatter(shards), engine_path=engine,
+                                 engine_time=engine_time, judge=judge, pure=False)
+            for fut in as_completed(futures):
+                yield from fut.result()
+        except Exception as exc:  # noqa: BLE001 - a lost scheduler, a dead worker...
+            raise ScanError(f"the Dask cluster at {address} failed ({type(exc).__name__}: "
+                            f"{exc}); the results so far are kept: run the same command "
+                            "again to resume") from None
+
+
+def _shard_star(args: tuple[list[Item], str | None, float, JudgeConfig | None]
+                ) -> list[dict[str, Any]]:
+    return classify_shard(*args)

@@ -60,6 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="GIF: steps per second (the frame time is 1/speed)")
     add_exact_seconds(r)
     r.set_defaults(run=_render)
+    from viewer.report_command import add_report_commands
+
+    add_report_commands(sub, parsers)
     bench = parsers["bench"]
     bench.add_argument("--viewer", action="store_true",
                        help="time the viewer's frames (dummy video driver) instead")
@@ -130,6 +133,8 @@ def build_viewer_parser(commands: Sequence[str] = ()) -> argparse.ArgumentParser
     p.add_argument("fen", nargs="*", help="open on this FEN")
     p.add_argument("--diagram", help="open on a diagram of the library (pawnfence diagrams)")
     p.add_argument("--playlist", help="step through the positions of an EPD file (N / P keys)")
+    p.add_argument("--case", type=int, default=1, metavar="N",
+                   help="with --playlist: open on its N-th position (1 = the first)")
     p.add_argument("--size", help="window size WxH, e.g. 1280x860")
     p.add_argument("--frames", type=int, help=argparse.SUPPRESS)  # tests: stop after N frames
     p.add_argument("--screenshot", help=argparse.SUPPRESS)  # tests: save the last frame
@@ -182,6 +187,10 @@ def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
         board, caption = (board_from_args(args.fen, args.diagram)
                           if args.fen or args.diagram else (None, ""))
         playlist = read_playlist(args.playlist) if args.playlist else []
+        if args.case < 1 or (playlist and args.case > len(playlist)) or \
+                (args.case != 1 and not playlist):
+            raise ValueError(f"--case must be from 1 to the playlist's {len(playlist)} "
+                             f"positions (with --playlist), got {args.case}")
         size = parse_size(args.size) if args.size else None
     except (ValueError, OSError) as exc:
         print(f"pawnfence: {exc}{_command_hint(args.fen, commands)}", file=sys.stderr)
@@ -210,6 +219,8 @@ def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
         print(f"pawnfence: cannot open a window ({exc}). Use: pawnfence render FEN --out "
               "board.png", file=sys.stderr)
         return 3
+    if playlist and args.case != 1:
+        app.state.load_playlist(args.case - 1)
     if args.diagram:
         from logic.diagrams import get_diagram
 

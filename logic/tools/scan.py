@@ -58,7 +58,7 @@ from logic.tools.runlog import Progress, carried_notes, load_rows
 from logic.uci import Engine, EngineError, IllegalPositionError
 
 __all__ = ["Item", "read_items", "iter_games", "classify_item", "categories", "scan",
-           "ScanError", "WIN_CP", "DRAW_CP", "JudgeConfig"]
+           "ScanError", "WIN_CP", "DRAW_CP", "JudgeConfig", "iter_results"]
 
 WIN_CP = 300  # an engine score at least this (side's view), or a mate, is a win
 DRAW_CP = 50  # |score| at most this is drawish
@@ -563,3 +563,26 @@ def _run_dask(shards: list[list[Item]], engine: str | None, engine_time: float,
 def _shard_star(args: tuple[list[Item], str | None, float, JudgeConfig | None]
                 ) -> list[dict[str, Any]]:
     return classify_shard(*args)
+
+
+def iter_results(path: str | Path) -> Iterator[dict[str, Any] | str]:
+    """Stream the rows of a scan's ``results.jsonl`` without changing it (a report of a
+    scan that is running, or was killed): each well-formed result, or for a line that is
+    not one a one-line reason (``"line N: WHY"``; a torn last line included).  Lines end
+    at ``"\\n"`` only.  Raises ``OSError`` when the file cannot be opened."""
+    with open(path, "rb") as fh:
+        for n, raw in enumerate(fh, 1):
+            if not raw.endswith(b"\n"):
+                yield f"line {n}: torn (no newline: a writer was stopped mid-line)"
+                return
+            try:
+                row = json.loads(raw.decode("utf-8"))
+                why = _result_problem(row)
+            except UnicodeDecodeError:
+                why = "bytes that are not UTF-8"
+            except ValueError as exc:
+                why = f"not JSON ({exc})"
+            if why:
+                yield f"line {n}: {why}"
+            else:
+                yield row

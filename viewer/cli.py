@@ -45,7 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("fen", nargs="*", help="a FEN (or use --diagram)")
     r.add_argument("--diagram", help="a diagram id from the library (see 'pawnfence diagrams')")
     r.add_argument("--out", required=True,
-                   help="FILE.png or FILE.svg (final verdict) or FILE.gif (every step)")
+                   help="FILE.png, FILE.svg or FILE.tex (the final verdict; .tex: a LaTeX "
+                   "chessboard diagram) or FILE.gif (every step)")
     r.add_argument("--side", choices=["white", "black"], default="white")
     r.add_argument("--method", choices=list(logic.METHODS), default="paper")
     r.add_argument("--size", type=int, default=640,

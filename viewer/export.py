@@ -432,17 +432,34 @@ class Exporter:
         return done
 
 
+def _write_latex(frame: Frame, options: ExportOptions, out: Path) -> Path:
+    """``out`` as a LaTeX ``chessboard`` diagram of ``frame`` (its overlays unless
+    ``options`` leave them out), atomically."""
+    from logic.files import atomic_write_text
+    from viewer.latex import latex_document
+
+    overlay = frame.overlay() if options.overlays else EMPTY
+    text = latex_document(frame.board, overlay, frame.verdict, flipped=frame.flipped,
+                          caption=frame.caption)
+    try:
+        return atomic_write_text(out, text)
+    except OSError as exc:
+        raise ExportError(f"cannot write {out}: {exc.strerror or exc}") from None
+
+
 def render_to_file(board: chess.Board, out: str | Path, *, side: chess.Color = chess.WHITE,
                    method: str = "paper", size: int = 640, flipped: bool = False,
                    caption: str = "", options: ExportOptions | None = None,
                    speed: float = 1.5, seconds: float | None = None) -> Path:
-    """Render ``board`` without a window: PNG or SVG the final verdict, GIF every step
-    (``speed`` steps per second); ``options`` say what to include (``size`` wins);
-    ``seconds``: the exact prover's budget per side (its default when None)."""
+    """Render ``board`` without a window: PNG, SVG or LaTeX (:mod:`viewer.latex`) the
+    final verdict, GIF every step (``speed`` steps per second); ``options`` say what to
+    include (``size`` wins); ``seconds``: the exact prover's budget per side (its default
+    when None)."""
     out = Path(out)
     kind = out.suffix.lower().lstrip(".")
-    if kind not in KINDS:
-        raise ExportError(f"cannot write {out}: the file name must end in .png, .gif or .svg")
+    if kind not in KINDS and kind != "tex":
+        raise ExportError(f"cannot write {out}: the file name must end in .png, .gif, .svg "
+                          "or .tex")
     pygame.font.init()  # no display and no audio needed
     painter = Painter()
     verdict = logic.detect(board, side, method=method, trace=True, seconds=seconds)
@@ -451,6 +468,8 @@ def render_to_file(board: chess.Board, out: str | Path, *, side: chess.Color = c
 
     frame = Frame(board, verdict, other, None, caption, kpk_rules.summary(board), flipped)
     base = options or ExportOptions()
+    if kind == "tex":
+        return _write_latex(frame, base, out)
     size = min(size, GIF_MAX) if kind == "gif" else size  # a GIF of many frames stays small
     options = ExportOptions(size, base.overlays, base.banner, base.legend, base.explanation)
     return write(painter, kind, frame, options, out, speed=speed)[0]

@@ -79,8 +79,9 @@ def add_exact_seconds(parser: argparse.ArgumentParser) -> None:
 
 def exact_seconds_problem(args: argparse.Namespace) -> str:
     """Why ``args.exact_seconds`` cannot be used ("" when it can): it applies only to a
-    method that searches."""
-    if args.exact_seconds is not None and logic.METHODS[args.method].static:
+    method that searches (``explain --all`` includes exact)."""
+    if args.exact_seconds is not None and logic.METHODS[args.method].static \
+            and not getattr(args, "all", False):
         return f"--exact-seconds applies only with --method exact, not {args.method}"
     return ""
 
@@ -98,6 +99,8 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
     e.add_argument("--side", choices=sorted(SIDES), default="both")
     e.add_argument("--method", choices=methods, default="paper")
     e.add_argument("--json", action="store_true", help="print the verdicts with steps as JSON")
+    e.add_argument("--all", action="store_true", help="every method for both sides in one "
+                   "table, marking where a method disagrees with exact's proof")
     add_exact_seconds(e)
     e.set_defaults(run=_explain)
 
@@ -223,6 +226,8 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
     except ValueError as exc:
         print(f"pawnfence: {exc}", file=sys.stderr)
         return 2
+    if args.all:
+        return _explain_all(board, args, out)
     verdicts = [logic.detect(board, c, method=args.method, trace=True, seconds=args.exact_seconds)
                 for c in SIDES[args.side]]
     kpk = kpk_summary(board)
@@ -246,6 +251,23 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"   {'ok ' if note.ok else 'NO '} {note.reason}\n")
     if kpk is not None:
         out.write(f"\n{_kpk_line(kpk)}\n")
+    return 0
+
+
+def _explain_all(board: chess.Board, args: argparse.Namespace, out: TextIO) -> int:
+    """``explain --all``: :func:`logic.compare.compare` as a table (or JSON)."""
+    from logic.compare import compare, compare_table
+
+    cmp = compare(board, seconds=args.exact_seconds)
+    if args.json:
+        json.dump({"fen": cmp.fen, "methods": {
+            m: {chess.COLOR_NAMES[c]: {"blocked": cell.blocked, "status": cell.status,
+                                       "rule": cell.rule, "ms": round(cell.ms, 1),
+                                       "disagrees": cell.disagrees}
+                for c, cell in row.items()} for m, row in cmp.cells.items()}}, out, indent=1)
+        out.write("\n")
+        return 0
+    out.write(compare_table(cmp))
     return 0
 
 

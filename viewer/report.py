@@ -39,7 +39,7 @@ from logic.tools.judge import judge_note, summarize
 from logic.tools.scan import iter_results
 from viewer.overlay import live_overlay
 from viewer.svg import board_svg
-from viewer.theme import COLOURS
+from viewer.theme import COLOURS, legend_items
 
 __all__ = ["Finding", "ReportError", "ReportStats", "findings", "write_report"]
 
@@ -380,6 +380,13 @@ def _verdicts_html(row: dict[str, Any]) -> str:
     return "".join(out)
 
 
+def _legend_html(method: str) -> str:
+    """The board's key for ``method`` (the letters, hatches and shapes of its overlay)."""
+    items = "".join(f"<li>{_esc(i.letter + ': ' if i.letter else '')}{_esc(i.text)}</li>"
+                    for i in legend_items(method))
+    return f"<details><summary>Key to the board</summary><ul>{items}</ul></details>"
+
+
 def _finding_html(f: Finding, defs: _Defs, playlist: str | None) -> str:
     """The table row of ``f`` and its detail row (the board in a template)."""
     row = f.row
@@ -411,6 +418,7 @@ def _finding_html(f: Finding, defs: _Defs, playlist: str | None) -> str:
               + (f"<p>Exact: {_esc(note)}</p>" if note else "")
               + (f"<p>Exact line for {_esc(f.side)}: {_esc(line)}</p>" if line else "")
               + _verdicts_html(row)
+              + _legend_html(f.method)
               + "<p>Open it in the viewer: " + " or ".join(f"<code>{c}</code>" for c in commands)
               + "</p></div></div>")
     return (f"<tr class='f' {attrs}>{cells}<td><button class='open' type='button' "

@@ -165,6 +165,7 @@ class _Defs:
         self.ids: set[str] = set()
         self.parts: list[str] = []
         self.paths: dict[str, str] = {}
+        self.coords: dict[str, str] = {}
 
     def hoist(self, svg: ET.Element) -> None:
         for child in list(svg):
@@ -188,7 +189,12 @@ class _Defs:
             svg.insert(at, ET.Element(f"{{{SVG_NS}}}rect", {
                 "x": f"{x:g}", "y": f"{y:g}", "width": f"{side:g}", "height": f"{side:g}",
                 "fill": "url(#pf-checker)"}))
-        for parent in svg.iter():
+        self._coordinates(svg)
+        self.hoist_paths(svg)
+
+    def hoist_paths(self, root: ET.Element) -> None:
+        """Each long ``<path>`` under ``root`` becomes a ``<use>`` of one shared path."""
+        for parent in root.iter():
             for i, el in enumerate(list(parent)):
                 d = el.get("d")
                 if el.tag == f"{{{SVG_NS}}}path" and d and len(d) > 120:
@@ -198,6 +204,28 @@ class _Defs:
                     use.set("href", f"#{ref}")
                     parent.remove(el)
                     parent.insert(i, use)
+
+    def _coordinates(self, svg: ET.Element) -> None:
+        """The file and rank letters (groups of one glyph each, the same on every board of
+        one orientation) become one ``<use>`` of a group defined once."""
+        glyphs = [el for el in svg if el.tag == f"{{{SVG_NS}}}g" and el.get("transform")
+                  and len(el) == 1 and el[0].tag == f"{{{SVG_NS}}}path"]
+        if not glyphs:
+            return
+        group = ET.Element(f"{{{SVG_NS}}}g")
+        for el in glyphs:
+            group.append(el)
+        text = ET.tostring(group, encoding="unicode")
+        ref = self.coords.get(text)
+        if ref is None:
+            ref = self.coords[text] = f"pf-coords{len(self.coords)}"
+            group.set("id", ref)
+            self.hoist_paths(group)
+            self.parts.append(ET.tostring(group, encoding="unicode"))
+        at = list(svg).index(glyphs[0])
+        for el in glyphs:
+            svg.remove(el)
+        svg.insert(at, ET.Element(f"{{{SVG_NS}}}use", {"href": f"#{ref}"}))
 
     def _checker(self, squares: list[ET.Element]) -> None:
         """The checker pattern of the squares (the top-left square is light on either

@@ -146,6 +146,15 @@ def build_cli() -> str:
     return "\n\n".join(f"### `{title}`\n\n```text\n{text.rstrip()}\n```" for title, text in parts)
 
 
+def build_commands() -> str:
+    """Every table of the docs: its file, the command that writes it and its cost."""
+    rows = [[f"`tables/{name}.md`", f"`python benchmarks/doc_tables.py {name}`",
+             "seconds (built from the code)"] for name in BUILT_NAMES]
+    rows += [[f"`tables/{name}.md`", f"`{command_text(m.argv)}`", m.cost]
+             for name, m in MEASURED.items()]
+    return md_table(["table", "command", "takes"], rows)
+
+
 class Built(NamedTuple):
     """A table computed from the code."""
 
@@ -153,11 +162,12 @@ class Built(NamedTuple):
     command: str
 
 
+BUILT_NAMES = ("keys", "mouse", "actions", "methods", "library", "cli", "commands")
 BUILT: dict[str, Built] = {
     name: Built(build=fn, command=f"python benchmarks/doc_tables.py {name}")
     for name, fn in (("keys", build_keys), ("mouse", build_mouse), ("actions", build_actions),
                      ("methods", build_methods), ("library", build_library),
-                     ("cli", build_cli))
+                     ("cli", build_cli), ("commands", build_commands))
 }
 #: what a built table says about the machine: nothing depends on it
 ANY_MACHINE = "any machine (the table is computed from the code, not measured)"
@@ -196,7 +206,7 @@ MEASURED: dict[str, Measured] = {
     "extended-recall": Measured((PY, "benchmarks/extended_sweep.py", "recall", "--seconds",
                                  "3"), "about 30 minutes"),
     "exact-speed": Measured((*_CLI, "bench", "--exact", *_MASTER, "--exact-seconds", "10",
-                             "--sample", "40", "--jobs", "2", "--json"), "about 2 hours"),
+                             "--sample", "40", "--jobs", "2"), "about 2 hours"),
     "exact-master-drawn": Measured((PY, "benchmarks/exact_bench.py", "master", "--seconds",
                                     "10", "--jobs", "2"), "about 2 hours"),
     "table1-drawn": Measured((*_CLI, "experiment", f"{SHARED}/master-pawn-endings-drawn.epd",
@@ -210,7 +220,11 @@ MEASURED: dict[str, Measured] = {
     "engine-appendix": Measured((PY, "benchmarks/engine_table.py", "--exact-seconds", "10",
                                  "--times", "1,10", "--scan", "scan-out/results.jsonl",
                                  "--scan-limit", "30"), "about 30 minutes"),
+    "experiment-set": Measured((*_CLI, "experiment", "--time", "0.5", "--jobs", "1"),
+                               "about 10 minutes"),
     "speed": Measured((*_CLI, "bench"), "about a minute"),
+    "scan-speed": Measured((*_CLI, "bench", "--scan", "tests/data/scan/selfplay.pgn.gz"),
+                           "about a minute"),
     "search-overhead": Measured((*_CLI, "bench", "--search", "0.5"), "about 10 minutes"),
     "viewer-speed": Measured((*_CLI, "bench", "--viewer"), "about a minute"),
     "search-instructions": Measured((PY, "benchmarks/search_instructions.py"),

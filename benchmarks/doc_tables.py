@@ -245,23 +245,18 @@ def command_text(argv: tuple[str, ...]) -> str:
 
 
 def as_markdown(output: str) -> str:
-    """A command's output for the docs: Markdown table lines as they are, the other
-    lines in a text block."""
-    parts: list[str] = []
-    text: list[str] = []
+    """A command's output for the docs: runs of Markdown table lines as they are, runs of
+    other lines in text blocks, blank lines between them."""
+    blocks: list[tuple[bool, list[str]]] = []
     for line in output.splitlines():
-        if line.startswith("|"):
-            if text:
-                parts.append("```text\n" + "\n".join(text) + "\n```\n")
-                text = []
-            if parts and not parts[-1].startswith("|"):
-                parts.append("")
-            parts.append(line)
-        elif line.strip():
-            text.append(line)
-    if text:
-        parts.append("```text\n" + "\n".join(text) + "\n```")
-    return "\n".join(parts)
+        if not line.strip():
+            continue
+        is_table = line.startswith("|")
+        if not blocks or blocks[-1][0] != is_table:
+            blocks.append((is_table, []))
+        blocks[-1][1].append(line)
+    return "\n\n".join("\n".join(lines) if is_table else "```text\n" + "\n".join(lines)
+                       + "\n```" for is_table, lines in blocks)
 
 
 def run_measured(name: str) -> str:

@@ -25,20 +25,22 @@ CORPUS = "../shared/corpora/master-pawn-endings-all.epd"
 
 def table(summary: dict[str, Any]) -> str:
     """The Markdown of a judged scan's ``summary.json``."""
-    lines = [f"{summary['positions']:,} positions, {summary['judged_sides']:,} sides judged "
-             f"by exact; {summary.get('positions_per_second') or 0:,.0f} positions/s "
-             f"with {summary.get('jobs', 1)} job(s)", "",
+    judge = summary["judge"]
+    lines = [f"{judge['positions']:,} positions; exact at {judge['seconds']:g} s a side judged "
+             f"the {judge['judged_sides']:,} sides some method calls blocked; "
+             f"{summary['seconds']:,.0f} s, {summary['positions_per_second']:,.0f} "
+             f"positions/s with {summary['jobs']} job(s)", "",
              "| method | claims \"blocked\" | false positives (exact breaks) "
              "| confirmed by exact | unknown |",
              "|---|---|---|---|---|"]
-    for name, m in summary["methods"].items():
+    for name, m in judge["methods"].items():
         lines.append(f"| {name} | {m['claims']:,} | **{m['false_positives']}** "
                      f"| {m['confirmed']:,} | {m['unknown']:,} |")
-    pairs = ", ".join(f"{k} {v:,}" for k, v in summary["disagreements"].items())
-    rate = summary.get("exact_unknown_rate") or 0.0
+    pairs = ", ".join(f"{k} {v:,}" for k, v in judge["disagreements"].items())
+    rate = judge.get("exact_unknown_rate") or 0.0
     lines += ["", f"Sides where two methods disagree: {pairs}.",
-              f"Exact left {summary['exact']['unknown']:,} of "
-              f"{summary['judged_sides']:,} judged sides unknown ({100 * rate:.1f} %)."]
+              f"Exact left {judge['exact']['unknown']:,} of {judge['judged_sides']:,} judged "
+              f"sides unknown ({100 * rate:.1f} %)."]
     return "\n".join(lines)
 
 

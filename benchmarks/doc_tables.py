@@ -211,17 +211,20 @@ MEASURED: dict[str, Measured] = {
                                     "10", "--jobs", "2"), "about 2 hours"),
     "table1-drawn": Measured((*_CLI, "experiment", f"{SHARED}/master-pawn-endings-drawn.epd",
                               "--time", "0.5", "--exact", "0.5", "--jobs", "1",
-                              "--markdown"), "about 2 hours"),
+                              "--markdown", "--quiet", "--out", "build/table1-drawn"),
+                             "about 2 hours"),
     "table1-decisive": Measured((*_CLI, "experiment",
                                  f"{SHARED}/master-pawn-endings-decisive.epd", "--time",
-                                 "0.5", "--exact", "0.5", "--jobs", "1", "--markdown"),
+                                 "0.5", "--exact", "0.5", "--jobs", "1", "--markdown",
+                                 "--quiet", "--out", "build/table1-decisive"),
                                 "about 1.5 hours"),
     "scan-master": Measured((PY, "benchmarks/scan_table.py"), "about 5 to 10 minutes"),
     "engine-appendix": Measured((PY, "benchmarks/engine_table.py", "--exact-seconds", "10",
                                  "--times", "1,10", "--scan", "scan-out/results.jsonl",
                                  "--scan-limit", "30"), "about 30 minutes"),
-    "experiment-set": Measured((*_CLI, "experiment", "--time", "0.5", "--jobs", "1"),
-                               "about 10 minutes"),
+    "experiment-set": Measured((*_CLI, "experiment", "--time", "0.5", "--jobs", "1",
+                                "--markdown", "--quiet", "--out", "build/experiment-set"),
+                               "about 5 minutes"),
     "speed": Measured((*_CLI, "bench"), "about a minute"),
     "scan-speed": Measured((*_CLI, "bench", "--scan", "tests/data/scan/selfplay.pgn.gz"),
                            "about a minute"),
@@ -259,17 +262,19 @@ def as_markdown(output: str) -> str:
                        + "\n```" for is_table, lines in blocks)
 
 
-def run_measured(name: str) -> str:
-    """Run measured table ``name``'s command; its file text."""
+def run_measured(name: str, note: str = "") -> str:
+    """Run measured table ``name``'s command; its file text (``note``: words on the
+    machine's state, e.g. its load, after its kind)."""
     table = MEASURED[name]
     argv = [sys.executable if word == PY else word for word in table.argv]
     done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, check=True)
-    return page(as_markdown(done.stdout), command_text(table.argv), machine_kind())
+    machine = f"{machine_kind()}, {note}" if note else machine_kind()
+    return page(as_markdown(done.stdout), command_text(table.argv), machine)
 
 
-def write(name: str) -> Path:
+def write(name: str, note: str = "") -> Path:
     """Write table ``name`` (built or measured) to ``docs/tables/NAME.md``."""
-    text = built_page(name) if name in BUILT else run_measured(name)
+    text = built_page(name) if name in BUILT else run_measured(name, note)
     TABLES.mkdir(parents=True, exist_ok=True)
     path = TABLES / f"{name}.md"
     path.write_text(text, encoding="utf-8")
@@ -280,6 +285,8 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("names", nargs="*", help="tables to write (default: the quick ones)")
     ap.add_argument("--list", action="store_true", help="list the tables and their commands")
+    ap.add_argument("--note", default="", help="the machine's state for the measured tables, "
+                    "e.g. 'both cores shared with other jobs'")
     args = ap.parse_args(argv)
     if args.list:
         for name in BUILT:
@@ -293,7 +300,7 @@ def main(argv: list[str]) -> int:
         ap.error(f"unknown table(s) {', '.join(unknown)}; see --list")
     for name in names:
         with contextlib.redirect_stdout(io.StringIO()):
-            path = write(name)
+            path = write(name, args.note)
         print(f"wrote {path.relative_to(ROOT)}")
     return 0
 

@@ -126,6 +126,14 @@ def build_library() -> str:
     return md_table(header, rows)
 
 
+def _help_of(parser: argparse.ArgumentParser, argv: list[str]) -> str:
+    """What ``argv`` (ending in ``--help``) prints."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
+        parser.parse_args(argv)
+    return out.getvalue()
+
+
 def build_cli() -> str:
     """``--help`` of the console and every subcommand, at 100 columns."""
     from viewer.cli import build_parser, build_viewer_parser
@@ -136,8 +144,8 @@ def build_cli() -> str:
         parser = build_parser()
         parts = [("pawnfence (the window)", build_viewer_parser().format_help()),
                  ("pawnfence --help", parser.format_help())]
-        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-        parts += [(f"pawnfence {name}", p.format_help()) for name, p in sub.choices.items()]
+        parts += [(f"pawnfence {name}", _help_of(parser, [name, "--help"]))
+                  for name in parser.get_default("commands")]
     finally:
         if old is None:
             del os.environ["COLUMNS"]

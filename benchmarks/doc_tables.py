@@ -214,7 +214,7 @@ MEASURED: dict[str, Measured] = {
     "extended-recall": Measured((PY, "benchmarks/extended_sweep.py", "recall", "--seconds",
                                  "3"), "about 30 minutes"),
     "exact-speed": Measured((*_CLI, "bench", "--exact", *_MASTER, "--exact-seconds", "10",
-                             "--sample", "40", "--jobs", "2"), "about 2 hours"),
+                             "--sample", "40", "--jobs", "2"), "about an hour"),
     "exact-master-drawn": Measured((PY, "benchmarks/exact_bench.py", "master", "--seconds",
                                     "10", "--jobs", "2"), "about 2 hours"),
     "table1-drawn": Measured((*_CLI, "experiment", f"{SHARED}/master-pawn-endings-drawn.epd",

@@ -1,10 +1,10 @@
 """The judged scan of the 85,007 master-game positions as a Markdown table.
 
-    python benchmarks/scan_table.py                      # scan, then print the table
-    python benchmarks/scan_table.py --read scan-out      # only the table of a finished run
+    python benchmarks/scan_table.py                         # scan, then print the table
+    python benchmarks/scan_table.py --read build/scan-out   # the table of a finished run
 
 The scan is ``pawnfence scan ../shared/corpora/master-pawn-endings-all.epd --judge exact
---exact-seconds 2 --jobs 1 --out scan-out`` (resumable: a killed run repeats nothing).
+--exact-seconds 2 --jobs 1 --out build/scan-out`` (resumable: a killed run repeats nothing).
 The table is its ``summary.json``: per static method the sides it calls blocked, how many
 exact refutes (must be 0), confirms and leaves unknown; then the disagreements between
 methods and exact's unknown rate.  Run from the project root.
@@ -47,7 +47,8 @@ def table(summary: dict[str, Any]) -> str:
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--read", metavar="DIR", help="print the table of a finished scan in DIR")
-    ap.add_argument("--out", default="scan-out", help="the scan's folder (default scan-out)")
+    ap.add_argument("--out", default="build/scan-out",
+                    help="the scan's folder (default build/scan-out)")
     ap.add_argument("--exact-seconds", default="2")
     args = ap.parse_args(argv)
     folder = Path(args.read or args.out)

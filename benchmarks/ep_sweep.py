@@ -2,7 +2,7 @@
 exact prover (README, "Truth and findings": a capture en passant).
 
     python benchmarks/ep_sweep.py N [SEED]          # the guarded judgement (as shipped)
-    OLD=1 python benchmarks/ep_sweep.py N [SEED]    # the structure alone (before session 30)
+    OLD=1 python benchmarks/ep_sweep.py N [SEED]    # the structure alone (unguarded)
 
 Each near-fortress of ``tests.strategies.random_near_fortress`` gives, for either side to
 move, one board per pawn of the other side that may just have double-pushed and can be

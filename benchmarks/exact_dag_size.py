@@ -17,7 +17,7 @@ side-positions of the sample (a larger cap costs 10 to 25 s and some 350 MB of m
 million structures).
 
 The prover solves about 7,000 structures a second on the development machine (a
-median of 66,533 structures in 10 s over the drawn set, session 27), so a DAG over
+median of 66,533 structures in 10 s over the drawn set), so a DAG over
 100,000 structures cannot be solved whole within the default 10 s: a proof there must
 come from a partial expansion, a restricted game or the forward search.
 """

@@ -98,7 +98,7 @@ def diff(old: Path, new: Path, engine_path: str | None) -> None:
         print(f"  {name:36} {method:6} {way}: {n}")
     why = collections.Counter((x[1], y[1], y[2]) for _, x, y in changed)
     for (r0, r1, code), n in why.most_common():
-        print(f"  was {r0!r}, now {r1!r} ({code}): {n}")
+        print(f"  {r0!r} -> {r1!r} ({code}): {n}")
     if not engine_path:
         return
     with chess.engine.SimpleEngine.popen_uci(engine_path) as engine:

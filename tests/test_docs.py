@@ -137,7 +137,6 @@ def test_the_history_pattern_finds_history_and_spares_english() -> None:
         assert not HISTORY.search(phrase), phrase
 
 
-@pytest.mark.xfail(reason="code sweep pending", strict=False)
 def test_code_has_no_history_words() -> None:
     paths = [p for folder in ("logic", "viewer", "tests", "benchmarks")
              for p in sorted((ROOT / folder).rglob("*.py")) if p.name != "test_docs.py"]

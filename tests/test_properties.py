@@ -336,8 +336,7 @@ def test_blocked_survives_every_pawn_capture(board: chess.Board, method: str) ->
 @pytest.mark.parametrize("method", logic.STATIC_METHODS)
 def test_blocked_survives_every_pawn_capture_sweep(method: str) -> None:
     """The same property on 6,000 seeded near-fortresses, most with a white pawn behind a
-    black pawn at or below the rams (before the fix of issue 17 about 20 of them broke it
-    per method and colour)."""
+    black pawn at or below the rams (the boards where a naive rule would break it)."""
     import random
 
     from tests.strategies import random_near_fortress

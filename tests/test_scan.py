@@ -163,8 +163,8 @@ def test_scan_benchmark_reports_throughput_and_overhead(capsys) -> None:
 def test_epd_lines_that_are_not_kings_and_pawns_are_counted_and_logged(tmp_path, capsys
                                                                        ) -> None:
     """A well-formed EPD line without pawns, or with other pieces, is no position to
-    scan; it used to vanish without a word (a review: 319 of 329 D3-Chess lines, no
-    count).  The summary counts them and errors.log names each."""
+    scan, and is never dropped silently: the summary counts them and errors.log names
+    each."""
     epd = tmp_path / "mixed.epd"
     epd.write_text("8/8/8/8/8/8/4P3/4K2k w - -\n"       # scanned
                    "8/3k4/8/8/8/3K4/8/8 w - -\n"         # no pawns

@@ -433,7 +433,7 @@ def test_step_list_always_shows_the_verdict_on_show(app: App) -> None:
 def test_every_frame_paints_every_pixel_after_switching_panes(app: App) -> None:
     """Steps, then Library, Export, Code and Story by clicks: each frame is the same drawn
     over magenta as over the frame before, so nothing of an older frame shows through
-    (below a list's last line the steps of the pane before used to)."""
+    (nor, below a list's last line, the steps of the pane before)."""
     for name in ("steps", "library", "export", "code", "story", "steps"):
         tab = app.layout.slots[0].tabs[name]
         frames(app, [down(tab.center), up(tab.center)], [], [])

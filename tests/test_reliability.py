@@ -1,0 +1,83 @@
+"""Reliability, third round: files shared by several windows, a display that cannot be
+reached, a Dask scheduler that never answers, pool workers whose parent is killed, file
+names that are not UTF-8, and the smaller faults (line numbers, engine noise, damaged
+result lines, help into a full device, stale temporary files)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.faults import ENV, ROOT, SCAN_DATA, TRACEBACK_MARKERS, cli
+
+# -- 1. files two windows share ---------------------------------------------------------------
+
+#: a child that waits for ``GO`` to appear, then adds ``N`` positions named ``TAG-i``
+ADDER = """
+import os, sys, time
+from pathlib import Path
+from viewer.settings import add_user_position
+tag, n, go = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
+while not go.exists():
+    time.sleep(0.001)
+for i in range(n):
+    add_user_position(f"{tag}-{i}", "4k3/8/3pPp2/1p1P1P1p/1P5P/5P2/3K4/8 w - - 0 1")
+"""
+
+
+def test_two_processes_adding_positions_at_once_lose_none(tmp_path) -> None:
+    home = tmp_path / "home"
+    go = tmp_path / "go"
+    n = 150
+    env = dict(ENV, PAWNFENCE_HOME=str(home))
+    procs = [subprocess.Popen([sys.executable, "-c", ADDER, tag, str(n), str(go)], cwd=ROOT,
+                              env=env, stderr=subprocess.PIPE, text=True)
+             for tag in ("a", "b")]
+    time.sleep(0.5)  # both started (they poll for the go file): at worst they start late
+    go.touch()
+    for p in procs:
+        _out, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err
+    text = (home / "my-positions.epd").read_text(encoding="utf-8")
+    names = {line.split('id "', 1)[1].split('"', 1)[0] for line in text.splitlines()
+             if 'id "' in line}
+    assert names == {f"{tag}-{i}" for tag in "ab" for i in range(n)}
+    assert not [p.name for p in home.iterdir() if p.name.startswith(".my-positions.epd.")
+                and not p.name.endswith(".lock")]
+
+
+def test_a_lock_held_elsewhere_is_waited_for_then_refused(tmp_path) -> None:
+    from logic.files import LockTimeout, locked
+
+    target = tmp_path / "shared.txt"
+    ticks = iter(range(1000))
+    # another holder: this process's second descriptor does not share the flock
+    with locked(target), pytest.raises(LockTimeout, match="locked by another process"), \
+            locked(target, wait=5, poll=0, clock=lambda: float(next(ticks))):
+        pass
+    with locked(target, wait=0):  # released: taken at once
+        pass
+
+
+def test_stale_temporary_files_of_a_killed_save_are_removed_at_start(tmp_path, monkeypatch
+                                                                     ) -> None:
+    from viewer.settings import load_settings_checked, load_user_positions_checked
+
+    monkeypatch.setenv("PAWNFENCE_HOME", str(tmp_path))
+    stale = [tmp_path / ".settings.json.k1l2m3.json", tmp_path / ".my-positions.epd.x9y8.epd"]
+    for p in stale:
+        p.write_text("half")
+    keep = tmp_path / "settings.json.bad"
+    keep.write_text("{}")
+    load_settings_checked()
+    load_user_positions_checked()
+    assert not any(p.exists() for p in stale) and keep.exists()

@@ -81,3 +81,30 @@ def test_stale_temporary_files_of_a_killed_save_are_removed_at_start(tmp_path, m
     load_settings_checked()
     load_user_positions_checked()
     assert not any(p.exists() for p in stale) and keep.exists()
+
+
+# -- 2. a display that cannot be reached -------------------------------------------------------
+
+def _free_display() -> str:
+    """An X display number with no server (no socket, no lock file)."""
+    for n in range(97, 400):
+        if not Path(f"/tmp/.X11-unix/X{n}").exists() and not Path(f"/tmp/.X{n}-lock").exists():
+            return f":{n}"
+    pytest.skip("no free X display number")
+
+
+@pytest.mark.parametrize("display", ["free", "bogus"])
+def test_an_unreachable_display_is_the_no_display_message(tmp_path, display: str) -> None:
+    env = {k: v for k, v in ENV.items() if k not in ("SDL_VIDEODRIVER", "WAYLAND_DISPLAY")}
+    env.update(DISPLAY=_free_display() if display == "free" else display,
+               PAWNFENCE_HOME=str(tmp_path))
+    r = cli("--frames", "3", env=env, timeout=120)
+    assert r.returncode == 3, r.stderr
+    assert "no display to open a window on" in r.stderr and "cannot be reached" in r.stderr
+    assert not any(m in r.stderr for m in TRACEBACK_MARKERS)
+
+
+def test_a_headless_driver_the_user_asked_for_is_used(tmp_path) -> None:
+    env = dict(ENV, SDL_VIDEODRIVER="offscreen", DISPLAY="bogus", PAWNFENCE_HOME=str(tmp_path))
+    r = cli("--frames", "2", env=env, timeout=120)
+    assert r.returncode == 0, r.stderr

@@ -188,13 +188,21 @@ def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
         return 2
     import pygame
 
-    from viewer.display import has_display
+    from viewer.display import has_display, unasked_headless
 
     if not has_display():
-        print("pawnfence: no display to open a window on (no DISPLAY or WAYLAND_DISPLAY).\n"
-              "Draw a picture instead:  pawnfence render FEN --out board.png  "
-              "(or --diagram ID, or FILE.gif for the steps).", file=sys.stderr)
+        return _no_display("no DISPLAY or WAYLAND_DISPLAY")
+    try:
+        pygame.display.init()
+    except pygame.error as exc:
+        print(f"pawnfence: cannot open a window ({exc}). Use: pawnfence render FEN --out "
+              "board.png", file=sys.stderr)
         return 3
+    if driver := unasked_headless():
+        pygame.display.quit()
+        where = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or ""
+        return _no_display(f"the display {where!r} cannot be reached; only SDL's {driver} "
+                           "driver, which shows nothing, started")
 
     from viewer.app import App
     from viewer.settings import load_settings_checked
@@ -221,6 +229,15 @@ def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
     if err:
         print(f"pawnfence: {err}", file=sys.stderr)
     return 0
+
+
+def _no_display(why: str) -> int:
+    """Say that no window can be shown (``why``) and how to draw a picture instead;
+    returns the exit status 3."""
+    print(f"pawnfence: no display to open a window on ({why}).\n"
+          "Draw a picture instead:  pawnfence render FEN --out board.png  "
+          "(or --diagram ID, or FILE.gif for the steps).", file=sys.stderr)
+    return 3
 
 
 def _command_hint(words: Sequence[str], commands: Sequence[str]) -> str:

@@ -108,3 +108,48 @@ def test_a_headless_driver_the_user_asked_for_is_used(tmp_path) -> None:
     env = dict(ENV, SDL_VIDEODRIVER="offscreen", DISPLAY="bogus", PAWNFENCE_HOME=str(tmp_path))
     r = cli("--frames", "2", env=env, timeout=120)
     assert r.returncode == 0, r.stderr
+
+
+# -- 3. a Dask scheduler that accepts and never answers -----------------------------------------
+
+@pytest.fixture
+def silent_scheduler() -> object:
+    """``tcp://127.0.0.1:PORT`` of a server that accepts connections and says nothing (a
+    frozen scheduler, a port forward to nothing)."""
+    srv = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        srv.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(srv.accept()[0])
+            except OSError:
+                continue
+
+    t = threading.Thread(target=accept, daemon=True)
+    t.start()
+    yield f"tcp://127.0.0.1:{srv.getsockname()[1]}"
+    stop.set()
+    t.join()
+    for c in held:
+        c.close()
+    srv.close()
+
+
+def test_a_silent_dask_scheduler_times_out_naming_it_and_keeps_results(tmp_path,
+                                                                       silent_scheduler
+                                                                       ) -> None:
+    pytest.importorskip("distributed")
+    out = tmp_path / "o"
+    first = cli("scan", str(SCAN_DATA / "positions.epd"), "--out", str(out), "--jobs", "1",
+                "--quiet")
+    assert first.returncode == 0, first.stderr
+    before = (out / "results.jsonl").read_bytes()
+    r = cli("scan", str(SCAN_DATA / "positions.epd"), "--out", str(out), "--quiet",
+            "--dask", silent_scheduler, "--dask-timeout", "2", timeout=300)
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and silent_scheduler in lines[0] and "did not answer" in lines[0]
+    assert (out / "results.jsonl").read_bytes() == before

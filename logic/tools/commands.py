@@ -137,6 +137,9 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
                     "if missing (default: scan-out)")
     sc.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster (pip install "
                     "'pawnfence[dask]')")
+    sc.add_argument("--dask-timeout", type=seconds_arg, default=30.0, metavar="SECONDS",
+                    help="with --dask: how long the scheduler may take to answer the "
+                    "connection before the scan gives up, keeping its results (default 30)")
     sc.add_argument("--judge", choices=["exact"], help="settle (position, side) pairs with "
                     "the exact prover: false positives, recall, summary.json")
     sc.add_argument("--exact-seconds", type=seconds_arg,
@@ -372,7 +375,7 @@ def _scan(args: argparse.Namespace, out: TextIO) -> int:
         summary = scan(args.inputs, args.out, engine=args.engine, engine_time=args.engine_time,
                        jobs=args.jobs, dask_address=args.dask,
                        progress=None if args.quiet else sys.stderr, judge=judge,
-                       every=args.every)
+                       every=args.every, dask_timeout=args.dask_timeout)
     except (OSError, ImportError, ValueError, ScanError) as exc:
         why: object = exc
         if isinstance(exc, OSError) and exc.strerror:

@@ -382,13 +382,15 @@ def scan(
     inputs: Sequence[str | Path], out_dir: str | Path, *, engine: str | None = None,
     engine_time: float = 0.1, jobs: int | None = None, dask_address: str | None = None,
     progress: TextIO | None = sys.stderr, shard_size: int = 200,
-    judge: JudgeConfig | None = None, every: int = 1,
+    judge: JudgeConfig | None = None, every: int = 1, dask_timeout: float = 30.0,
 ) -> dict[str, Any]:
     """Scan ``inputs`` into ``out_dir``; returns a summary (counts per category, errors,
     the messages of input files that could not be read or stopped reading
     (``unreadable``), and with ``judge`` the judge's figures, also written to
     ``summary.json``).  Results of an earlier run are reused when they were made with
-    the same ``judge``; ``every`` keeps every K-th distinct position of the input."""
+    the same ``judge``; ``every`` keeps every K-th distinct position of the input.  A
+    Dask scheduler that does not answer within ``dask_timeout`` seconds is a
+    :class:`ScanError` (the results written so far stay)."""
     out = Path(out_dir)
     make_folder(out)
     results_path = out / "results.jsonl"
@@ -405,7 +407,8 @@ def scan(
     bar.step(len(items) - len(todo), resumed=True)
     start = time.perf_counter()
     with open(results_path, "a", encoding="utf-8") as fh:
-        for row in _run(todo, engine, engine_time, jobs, dask_address, shard_size, judge):
+        for row in _run(todo, engine, engine_time, jobs, dask_address, shard_size, judge,
+                        dask_timeout):
             fh.write(json.dumps(row) + "\n")
             fh.flush()
             done[row["key"]] = row
@@ -470,11 +473,11 @@ class ScanError(RuntimeError):
 
 
 def _run(todo: list[Item], engine: str | None, engine_time: float, jobs: int | None,
-         dask_address: str | None, shard_size: int, judge: JudgeConfig | None = None
-         ) -> Iterable[dict[str, Any]]:
+         dask_address: str | None, shard_size: int, judge: JudgeConfig | None = None,
+         dask_timeout: float = 30.0) -> Iterable[dict[str, Any]]:
     if dask_address:
         shards = [todo[i:i + shard_size] for i in range(0, len(todo), shard_size)]
-        yield from _run_dask(shards, engine, engine_time, dask_address, judge)
+        yield from _run_dask(shards, engine, engine_time, dask_address, judge, dask_timeout)
         return
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1 or len(todo) < 50:
@@ -504,9 +507,12 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _check_dask_address(address: str) -> None:
+def _check_dask_address(address: str, timeout: float = 30.0) -> None:
     """Refuse, before any Dask client exists, an address that is not ``tcp://HOST:PORT``
-    (or bare ``HOST:PORT``) or whose port does not accept a connection."""
+    (or bare ``HOST:PORT``), whose port does not accept a connection, or whose
+    scheduler does not open the handshake within ``timeout`` seconds (a Dask scheduler
+    speaks first; a frozen one, or a port forward to nothing, accepts the connection and
+    stays silent, and Dask's client would wait for it forever)."""
     scheme, sep, rest = address.rpartition("://")
     if sep and scheme != "tcp":
         raise ScanError(f"Dask address {address!r}: only tcp:// scheduler addresses are "
@@ -517,10 +523,28 @@ def _check_dask_address(address: str) -> None:
         raise ScanError(f"Dask address {address!r} is not HOST:PORT (e.g. "
                         "tcp://127.0.0.1:8786)")
     try:
-        socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout=5).close()
+        conn = socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)),
+                                        timeout=min(5.0, timeout))
     except OSError as exc:
         raise ScanError(f"cannot reach the Dask scheduler at {address!r}: "
                         f"{exc.strerror or exc}") from None
+    with conn:
+        conn.settimeout(timeout)
+        try:
+            first = conn.recv(1)
+        except TimeoutError:
+            first = None
+        except OSError as exc:
+            raise ScanError(f"the Dask scheduler at {address!r} dropped the connection: "
+                            f"{exc.strerror or exc}") from None
+    if first is None:
+        raise ScanError(f"the Dask scheduler at {address!r} accepted the connection but did "
+                        f"not answer within {timeout:g} s (frozen, or a port forward to "
+                        "nothing?); the results so far are kept: run the same command "
+                        "again to resume")
+    if not first:
+        raise ScanError(f"the Dask scheduler at {address!r} closed the connection without "
+                        "answering")
 
 
 #: seconds to wait for a first Dask worker before saying so and giving up
@@ -528,16 +552,18 @@ DASK_WORKER_WAIT = 60.0
 
 
 def _run_dask(shards: list[list[Item]], engine: str | None, engine_time: float,
-              address: str, judge: JudgeConfig | None = None) -> Iterable[dict[str, Any]]:
-    """The shards on a Dask cluster; every failure of the cluster is a :class:`ScanError`
-    with one line (results already yielded are kept by the caller)."""
+              address: str, judge: JudgeConfig | None = None, timeout: float = 30.0
+              ) -> Iterable[dict[str, Any]]:
+    """The shards on a Dask cluster; every failure of the cluster (also a scheduler that
+    does not answer within ``timeout`` seconds) is a :class:`ScanError` with one line
+    (results already yielded are kept by the caller)."""
     try:
         from distributed import Client, as_completed
     except ImportError:
         raise ScanError("Dask is not installed: pip install 'pawnfence[dask]'") from None
-    _check_dask_address(address)
+    _check_dask_address(address, timeout)
     try:
-        client = Client(address, timeout="10s")
+        client = Client(address, timeout=f"{timeout}s")
     except Exception as exc:  # noqa: BLE001 - refused, timed out, not a scheduler...
         gc.collect()  # a half-made Client must be finalised now, not inside the next one
         raise ScanError(f"cannot reach the Dask scheduler at {address!r}: "

@@ -5,6 +5,7 @@ result lines, help into a full device, stale temporary files)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -153,3 +154,76 @@ def test_a_silent_dask_scheduler_times_out_naming_it_and_keeps_results(tmp_path,
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and silent_scheduler in lines[0] and "did not answer" in lines[0]
     assert (out / "results.jsonl").read_bytes() == before
+
+
+# -- 5. pool workers end with their parent --------------------------------------------------------
+
+def _children(pid: int) -> list[int]:
+    """Live processes whose parent is ``pid``."""
+    out = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{d}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] != "Z" and int(fields[1]) == pid:
+            out.append(int(d))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _wait_for(what, timeout: float = 120.0) -> object:
+    """Poll ``what()`` until it is true (or ``timeout`` seconds pass: a generous bound
+    for something that must happen); returns its last value."""
+    deadline = time.monotonic() + timeout
+    while not (value := what()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return value
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_pool_workers_and_their_engines_end_with_a_killed_scan(tmp_path, sig) -> None:
+    from logic.position import load_boards
+    from tests.engines import fake_engine
+
+    boards = load_boards(ROOT / "assets" / "experiment.epd", kp_only=True)[:60]
+    assert len(boards) >= 50  # the pool starts from 50 positions
+    epd = tmp_path / "kp.epd"
+    epd.write_text("".join(b.epd() + "\n" for b in boards))
+    # an engine that never answers "go": every position holds its worker for 5 + 20 s
+    engine = fake_engine(tmp_path, "--hang-go")
+    with (tmp_path / "err").open("w+") as err:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "viewer.cli", "scan", str(epd), "--out", str(tmp_path / "o"),
+             "--jobs", "2", "--engine", engine, "--engine-time", "20", "--quiet"],
+            cwd=ROOT, env=ENV, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=err, start_new_session=True)
+        try:
+            def busy() -> list[int]:  # both workers started, each with its engine
+                workers = [p for p in _children(proc.pid)
+                           if b"spawn_main" in Path(f"/proc/{p}/cmdline").read_bytes()]
+                engines = [e for w in workers for e in _children(w)]
+                return workers + engines if len(workers) == 2 and len(engines) == 2 else []
+
+            started = _wait_for(busy)
+            assert started, "the pool never started"
+            proc.send_signal(sig)
+            proc.wait(timeout=60)
+            left = _wait_for(lambda: not any(_alive(p) for p in started), timeout=15)
+            assert left, "workers or engines outlived the killed scan"
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        err.seek(0)
+        text = err.read()
+    assert not any(m in text for m in TRACEBACK_MARKERS) and "BrokenPipeError" not in text

@@ -493,18 +493,39 @@ def _run(todo: list[Item], engine: str | None, engine_time: float, jobs: int | N
     per = 5 if judge is not None else 25  # judged positions take longer: smaller shards
     small = [todo[i:i + per] for i in range(0, len(todo), per)]
     # never more processes than shards of work (a huge --jobs must not start thousands)
-    with mp.get_context("spawn").Pool(min(jobs, len(small)),
-                                      initializer=_ignore_sigint) as pool:
+    with mp.get_context("spawn").Pool(min(jobs, len(small)), initializer=_start_worker,
+                                      initargs=(os.getpid(),)) as pool:
         for rows in pool.imap_unordered(_shard_star, [(s, engine, engine_time, judge)
                                                        for s in small]):
             yield from rows
 
 
-def _ignore_sigint() -> None:
-    """Workers leave Ctrl-C to the parent (which stops the pool and says so once)."""
+def _start_worker(parent: int) -> None:
+    """A pool worker's start: it leaves Ctrl-C to the parent (which stops the pool and
+    says so once) and ends with its parent ``parent`` (see :func:`_watch_parent`)."""
     import signal
+    import threading
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent",
+                     daemon=True).start()
+
+
+#: seconds between a pool worker's checks that its parent lives
+PARENT_POLL = 0.2
+
+
+def _watch_parent(parent: int, poll: float = PARENT_POLL) -> None:
+    """End this worker, quietly, once its parent ``parent`` is gone (killed by SIGTERM or
+    SIGKILL, it could not stop the pool): the worker's parent then changes.  Its engine
+    is killed first, and the process exits at once (status 0): no shard is finished for
+    nobody, and no result is written into the dead parent's pipe (a BrokenPipeError)."""
+    while os.getppid() == parent:
+        time.sleep(poll)
+    engine = _engine
+    if engine is not None:
+        engine.kill()
+    os._exit(0)
 
 
 def _check_dask_address(address: str, timeout: float = 30.0) -> None:

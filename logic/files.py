@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 __all__ = ["atomic_write", "atomic_write_text", "make_folder", "locked", "LockTimeout",
-           "remove_stale_temps", "safe_name", "LOCK_WAIT"]
+           "remove_stale_temps", "safe_name", "escaped", "disk_full", "LOCK_WAIT"]
 
 
 def _read_umask() -> int:
@@ -97,6 +97,29 @@ def safe_name(name: str) -> str:
     names of :func:`atomic_write` are then openable by every writer (an image library
     given a file name that is not UTF-8, held as surrogate escapes, cannot open it)."""
     return "".join(c if " " <= c <= "~" else "_" for c in name)
+
+
+def escaped(text: str) -> str:
+    """``text`` with the bytes of a file name that are not UTF-8 (held by Python as
+    surrogate escapes, ``"\\udcff"``) written as backslash escapes (``\\xff``): text
+    that can be written as UTF-8 and still names the file.  Text that is UTF-8 already
+    is returned as it is; other lone surrogates become ``\\udXXX`` escapes."""
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a lone surrogate that is no escaped byte
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return raw.decode("utf-8", "backslashreplace")
+
+
+def disk_full(folder: str | Path) -> bool:
+    """Whether the file system of ``folder`` has no space left for this user (False when
+    that cannot be told): a write that came out short is blamed on a full disk only
+    then."""
+    try:
+        st = os.statvfs(folder)
+    except (OSError, AttributeError):
+        return False
+    return st.f_bavail == 0
 
 
 class LockTimeout(OSError):

@@ -227,3 +227,49 @@ def test_pool_workers_and_their_engines_end_with_a_killed_scan(tmp_path, sig) ->
         err.seek(0)
         text = err.read()
     assert not any(m in text for m in TRACEBACK_MARKERS) and "BrokenPipeError" not in text
+
+
+# -- 6. file names that are not UTF-8 ------------------------------------------------------------
+
+def test_a_scan_of_a_file_name_that_is_not_utf8_writes_escaped_names(tmp_path, capsys) -> None:
+    import chess
+
+    from viewer.cli import main
+
+    src = Path(os.fsdecode(bytes(tmp_path) + b"/pos\xff.epd"))
+    src.write_bytes((SCAN_DATA / "positions.epd").read_bytes())
+    out = tmp_path / "o"
+    for _run in range(2):  # and the rerun (resumed) alike
+        assert main(["scan", str(src), "--out", str(out), "--jobs", "1", "--quiet"]) == 0, \
+            capsys.readouterr().err
+    lines = (out / "suspects.epd").read_text(encoding="utf-8").splitlines()
+    assert lines
+    for line in lines:
+        _board, ops = chess.Board.from_epd(line)
+        assert str(ops["id"]).startswith("pos\\xff.epd line ")
+    rows = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
+    assert {r["source"]["file"] for r in rows} == {str(src)}  # the name itself, in JSON
+
+
+def test_render_to_a_name_that_is_not_utf8(tmp_path, capsys) -> None:
+    from viewer.cli import main
+
+    out = Path(os.fsdecode(bytes(tmp_path) + b"/pic\xff.png"))
+    assert main(["render", "--diagram", "wiki-1", "--size", "160", "--out", str(out)]) == 0, \
+        capsys.readouterr().err
+    assert out.read_bytes().startswith(b"\x89PNG")
+    assert os.listdir(bytes(tmp_path)) == [b"pic\xff.png"]
+
+
+def test_an_image_writer_that_writes_nothing_is_not_blamed_on_the_disk(tmp_path, monkeypatch,
+                                                                     capsys) -> None:
+    import pygame
+
+    from viewer.cli import main
+
+    monkeypatch.setattr(pygame.image, "save", lambda surface, path, *a: Path(path).touch())
+    assert main(["render", "--diagram", "wiki-1", "--size", "160", "--out",
+                 str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err
+    assert "wrote nothing" in err and "disk" not in err
+    assert os.listdir(tmp_path) == []

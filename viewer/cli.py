@@ -114,7 +114,9 @@ def _render(args: argparse.Namespace, out: TextIO) -> int:
     except (ValueError, ExportError) as exc:
         print(f"pawnfence: {exc}", file=sys.stderr)
         return 2
-    out.write(f"wrote {path}\n")
+    from logic.files import escaped
+
+    out.write(f"wrote {escaped(str(path))}\n")  # a name that is not UTF-8 as escapes
     return 0
 
 

@@ -22,6 +22,7 @@ import chess
 
 import logic
 from logic.explain import status_names
+from logic.files import escaped
 from logic.position import PositionError, bounded_lines, iter_epd, open_text, parse_epd_line
 from logic.search import MAX_DEPTH
 from logic.textboard import legend, text_board
@@ -386,16 +387,17 @@ def _scan(args: argparse.Namespace, out: TextIO) -> int:
         return 2
     for message in summary.get("engine_gave_up", ()):
         print(f"pawnfence: {message}", file=sys.stderr)
+    where = escaped(args.out)  # a folder name that is not UTF-8 as escapes
     skipped = (f", {summary['skipped']} EPD lines skipped (not kings and pawns)"
                if summary.get("skipped") else "")
     out.write(f"{summary['positions']} positions ({summary['resumed']} from an earlier run), "
               f"{summary['errors']} malformed games or lines{skipped} (see "
-              f"{args.out}/errors.log)\n")
+              f"{where}/errors.log)\n")
     for cat, n in sorted(summary["categories"].items()):
         out.write(f"  {cat}: {n}\n")
     if judge is not None:
         _print_judge(summary, out)
-    out.write(f"results: {args.out}/results.jsonl   suspects: {args.out}/suspects.epd\n")
+    out.write(f"results: {where}/results.jsonl   suspects: {where}/suspects.epd\n")
     for message in summary["unreadable"]:
         print(f"pawnfence: {message}", file=sys.stderr)
     # the scan's results are kept, but an input it could not read or an engine it had to

@@ -43,7 +43,7 @@ import chess
 import chess.pgn
 
 import logic
-from logic.files import atomic_write_text, make_folder
+from logic.files import atomic_write_text, escaped, make_folder
 from logic.position import open_text, read_epd
 from logic.tools.judge import (
     JudgeConfig,
@@ -423,8 +423,8 @@ def scan(
     # input errors are found again by every run; lines set aside from results.jsonl only
     # once, so those of earlier runs are carried over
     kept = carried_notes(out / "errors.log")
-    atomic_write_text(out / "errors.log",
-                      "".join(e + "\n" for e in [*kept, *errors, *skipped]))
+    atomic_write_text(out / "errors.log",  # a file name that is not UTF-8 as escapes
+                      "".join(escaped(e) + "\n" for e in [*kept, *errors, *skipped]))
     gave_up = sorted({str(r["engine"]["error"]) for r in rows
                       if isinstance(r.get("engine"), dict)
                       and "given up" in str(r["engine"].get("error", ""))})
@@ -444,7 +444,9 @@ def scan(
 
 def _write_suspects(path: Path, rows: list[dict[str, Any]]) -> dict[str, int]:
     """Write every categorised result to the EPD file ``path`` (``id``, ``c0`` category,
-    ``c1`` engine score, ``c2`` the judge's note); returns the count per category."""
+    ``c1`` engine score, ``c2`` the judge's note); returns the count per category.  The
+    ``id`` names the input file; bytes of its name that are not UTF-8 are written as
+    backslash escapes (``\\xff``)."""
     suspects = []
     counts: dict[str, int] = {}
     for r in rows:
@@ -459,7 +461,8 @@ def _write_suspects(path: Path, rows: list[dict[str, Any]]) -> dict[str, int]:
                     if "game" in src else f"{Path(src['file']).name} line {src['line']}")
             if src.get("id") is not None:
                 name += f" id {src['id']}"
-            ops: dict[str, str] = {"id": name, "c0": cat, "c1": f"engine {score}"}
+            # a file name that is not UTF-8 as backslash escapes (EPD is UTF-8 text)
+            ops: dict[str, str] = {"id": escaped(name), "c0": cat, "c1": f"engine {score}"}
             if "exact" in r:
                 ops["c2"] = judge_note(board, r["verdicts"], r["exact"])
             suspects.append(board.epd(**ops))

@@ -25,12 +25,28 @@ from typing import TextIO
 __all__ = ["main", "console", "build_parser", "build_viewer_parser", "read_playlist"]
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argparse parser whose help and version text reach the output or fail loudly:
+    argparse swallows an ``OSError`` writing them (a full device, a closed output) and
+    exits 0; here the error propagates to :func:`main`, which says it in one line and
+    exits 74.  The text is flushed before the exit, so a full device shows at once."""
+
+    def _print_message(self, message: str, file: TextIO | None = None) -> None:
+        if not message:
+            return
+        file = file if file is not None else sys.stderr
+        if file is None:
+            return
+        file.write(message)
+        file.flush()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser for all subcommands."""
     import logic
     from logic.tools.commands import add_commands, add_exact_seconds
 
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="pawnfence",
         description="Blockage detection in pawn endgames (David, Felner & Netanyahu 2004; "
         "the Chessprogramming wiki's king flood), made visible.",
@@ -124,7 +140,7 @@ def build_viewer_parser(commands: Sequence[str] = ()) -> argparse.ArgumentParser
     """``pawnfence [FEN | --diagram ID | --playlist FILE]``: open the viewer."""
     from logic import __version__
 
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="pawnfence",
         description="Open the pawnfence viewer (board editor and step-by-step animation). "
         f"Other commands: {', '.join(commands)} (pawnfence COMMAND --help).",

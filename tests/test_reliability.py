@@ -273,3 +273,31 @@ def test_an_image_writer_that_writes_nothing_is_not_blamed_on_the_disk(tmp_path,
     err = capsys.readouterr().err
     assert "wrote nothing" in err and "disk" not in err
     assert os.listdir(tmp_path) == []
+
+
+# -- 8. the smaller ones ------------------------------------------------------------------------
+
+WIKI = "4k3/8/3pPp2/1p1P1P1p/1P5P/5P2/3K4/8 w - - 0 1"
+#: a stray CR inside a comment, then a bad line 2, a good CRLF line 3, a bad CRLF line 4
+STRAY_CR = f"# a comment with a stray \r inside\nnot a fen\n{WIKI}\r\nbad\r\n".encode()
+
+
+@pytest.mark.parametrize("via", ["file", "gz", "stdin"])
+def test_classify_numbers_lines_by_newline_only(tmp_path, capsys, via: str) -> None:
+    import gzip
+
+    path = tmp_path / ("in.epd.gz" if via == "gz" else "in.epd")
+    path.write_bytes(gzip.compress(STRAY_CR) if via == "gz" else STRAY_CR)
+    if via == "stdin":
+        with path.open("rb") as fh:
+            r = subprocess.run([sys.executable, "-m", "viewer.cli", "classify", "-"], cwd=ROOT,
+                               env=ENV, stdin=fh, capture_output=True, text=True, timeout=120)
+        out = r.stdout
+    else:
+        from viewer.cli import main
+
+        assert main(["classify", str(path)]) == 0
+        out = capsys.readouterr().out
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert [r.get("line") for r in rows] == [2, None, 4]
+    assert rows[1]["fen"] == WIKI

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import shutil
 import sys
@@ -297,6 +298,7 @@ def _classify(args: argparse.Namespace, out: TextIO) -> int:
                   file=sys.stderr)
             return 2
     with fh as lines:
+        _newline_only(lines)
         try:
             for obj in classify_lines(bounded_lines(lines), args.method, args.exact_seconds):
                 out.write(json.dumps(obj) + "\n")  # an output error propagates: not the file's
@@ -304,6 +306,15 @@ def _classify(args: argparse.Namespace, out: TextIO) -> int:
             print(f"pawnfence: {args.file}: {exc}", file=sys.stderr)
             return 2
     return 0
+
+
+def _newline_only(fh: TextIO) -> None:
+    """Make ``fh`` end its lines at ``"\n"`` only (a text file's default also ends them
+    at a stray ``"\r"``, and the error line numbers of ``classify`` then drift from
+    those of an editor); a ``"\r\n"`` ending stays one line ending.  A stream that
+    cannot be reconfigured (not a text file, already read from) is left as it is."""
+    with contextlib.suppress(AttributeError, ValueError, OSError, io.UnsupportedOperation):
+        fh.reconfigure(newline="\n")  # type: ignore[attr-defined]
 
 
 def board_from_args(fen_fields: list[str], diagram: str | None) -> tuple[chess.Board, str]:

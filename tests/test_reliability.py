@@ -301,3 +301,19 @@ def test_classify_numbers_lines_by_newline_only(tmp_path, capsys, via: str) -> N
     rows = [json.loads(x) for x in out.splitlines()]
     assert [r.get("line") for r in rows] == [2, None, 4]
     assert rows[1]["fen"] == WIKI
+
+
+def test_a_damaged_result_line_keeps_its_original_bytes(tmp_path) -> None:
+    from logic.tools.scan import scan
+
+    inputs = [str(SCAN_DATA / "positions.epd")]
+    out = tmp_path / "o"
+    scan(inputs, out, jobs=1, progress=None)
+    good = (out / "results.jsonl").read_bytes().splitlines()
+    long_bad = b'{"key": "' + b"x\xff" * 300 + b'"'  # not UTF-8, not JSON, over 200 chars
+    damaged = [b"[1, 2]", long_bad, b"{not json"]
+    (out / "results.jsonl").write_bytes(b"\n".join([good[0], *damaged, *good[1:]]) + b"\n")
+    scan(inputs, out, jobs=1, progress=None)
+    assert (out / "results.jsonl.bad").read_bytes() == b"".join(d + b"\n" for d in damaged)
+    assert b"".join(x + b"\n" for x in good) == (out / "results.jsonl").read_bytes()
+    assert "kept in results.jsonl.bad" in (out / "errors.log").read_text()

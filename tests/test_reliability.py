@@ -317,3 +317,18 @@ def test_a_damaged_result_line_keeps_its_original_bytes(tmp_path) -> None:
     assert (out / "results.jsonl.bad").read_bytes() == b"".join(d + b"\n" for d in damaged)
     assert b"".join(x + b"\n" for x in good) == (out / "results.jsonl").read_bytes()
     assert "kept in results.jsonl.bad" in (out / "errors.log").read_text()
+
+
+def test_engine_noise_goes_to_the_run_log_and_each_failure_is_one_line(tmp_path) -> None:
+    from tests.engines import fake_engine
+
+    out = tmp_path / "o"
+    r = cli("scan", str(SCAN_DATA / "positions.epd"), "--out", str(out), "--jobs", "1",
+            "--engine", fake_engine(tmp_path, "--illegal"), "--engine-time", "0.01", "--quiet",
+            timeout=300)
+    lines = r.stderr.splitlines()
+    # three failures (each its own position), then the engine is given up
+    assert len(lines) == 4 and all(x.startswith("pawnfence: engine ") for x in lines), lines
+    assert sum("illegal uci" in x and "(1 position)" in x for x in lines) == 3
+    assert "given up" in lines[-1]
+    assert "Exception parsing pv" in (out / "engine.log").read_text()

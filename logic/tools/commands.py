@@ -396,7 +396,7 @@ def _scan(args: argparse.Namespace, out: TextIO) -> int:
                 f"{name}: {exc.strerror}"
         print(f"pawnfence: scan failed: {why}", file=sys.stderr)
         return 2
-    for message in summary.get("engine_gave_up", ()):
+    for message in [*summary.get("engine_failures", ()), *summary.get("engine_gave_up", ())]:
         print(f"pawnfence: {message}", file=sys.stderr)
     where = escaped(args.out)  # a folder name that is not UTF-8 as escapes
     skipped = (f", {summary['skipped']} EPD lines skipped (not kings and pawns)"

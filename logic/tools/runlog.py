@@ -11,6 +11,7 @@ repetition.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import time
@@ -18,7 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-__all__ = ["load_rows", "bad_path", "Progress", "shown", "carried_notes", "finite_number"]
+__all__ = ["load_rows", "bad_path", "Progress", "shown", "carried_notes", "finite_number",
+           "route_engine_noise", "ENGINE_LOGGERS"]
 
 
 def finite_number(x: Any) -> bool:
@@ -85,6 +87,41 @@ def load_rows(path: Path, problem: Callable[[Any], str], errors: list[str]
             fh.flush()
             os.fsync(fh.fileno())
     return rows
+
+
+#: the loggers of what engines make python-chess and asyncio say (unexpected output, an
+#: info line it cannot parse, a child process reaped elsewhere, a loop already closed)
+ENGINE_LOGGERS = ("chess.engine", "asyncio")
+
+
+def route_engine_noise(path: Path | None) -> Callable[[], None]:
+    """Send the records of :data:`ENGINE_LOGGERS` to the file ``path`` (appended, one
+    line each with the process id; created at the first record; None: dropped) instead
+    of standard error, where each bad line of an engine was a line of noise; returns
+    the function that undoes it.  The failures themselves are the caller's to say, one
+    line each."""
+    handler: logging.Handler
+    if path is None:
+        handler = logging.NullHandler()
+    else:
+        handler = logging.FileHandler(path, encoding="utf-8", errors="backslashreplace",
+                                      delay=True)
+        handler.setFormatter(logging.Formatter(
+            "%(asctime)s pid %(process)d %(name)s %(levelname)s: %(message)s"))
+    saved = []
+    for name in ENGINE_LOGGERS:
+        logger = logging.getLogger(name)
+        saved.append((logger, logger.propagate))
+        logger.addHandler(handler)
+        logger.propagate = False
+
+    def undo() -> None:
+        for logger, propagate in saved:
+            logger.removeHandler(handler)
+            logger.propagate = propagate
+        handler.close()
+
+    return undo
 
 
 def _not_json(name: str) -> None:

@@ -13,7 +13,11 @@ engine.  Output, in ``DIR``:
 * ``suspects.epd``: the interesting positions with ``id`` and a ``c0`` category
   (``claims-blocked-engine-wins``, ``drawish-with-edge-not-detected``,
   ``methods-disagree``) and ``c1`` the engine score;
-* ``errors.log``: malformed games and lines with their location;
+* ``errors.log``: malformed games and lines with their location (a damaged line of
+  ``results.jsonl`` is kept with its original bytes in ``results.jsonl.bad``);
+* ``engine.log``: what python-chess and asyncio say about a failing engine (unexpected
+  output, lines they cannot parse), which would otherwise flood standard error; each
+  engine failure is one line of the command's output;
 * ``summary.json`` (with ``--judge exact``): the judge's figures per method (false
   positives, confirmed claims, recall against exact, disagreements, exact's unknown
   rate) and the run's throughput (see :mod:`logic.tools.judge`).
@@ -34,7 +38,7 @@ import os
 import socket
 import sys
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -54,7 +58,7 @@ from logic.tools.judge import (
     judge_problem,
     summarize,
 )
-from logic.tools.runlog import Progress, carried_notes, load_rows
+from logic.tools.runlog import Progress, carried_notes, load_rows, route_engine_noise
 from logic.uci import Engine, EngineError, IllegalPositionError
 
 __all__ = ["Item", "read_items", "iter_games", "classify_item", "categories", "scan",
@@ -215,13 +219,30 @@ _engine_time = 0.1
 _judge: JudgeConfig | None = None
 
 
+_unroute: Callable[[], None] | None = None
+
+
 def _init_worker(engine_path: str | None, engine_time: float,
-                 judge: JudgeConfig | None = None) -> None:
-    global _engine, _engine_time, _judge
-    _close_engine()
+                 judge: JudgeConfig | None = None, engine_log: str | None = None) -> None:
+    """Set up this process to classify: the engine (started on first use), its time,
+    the judge, and with an engine and ``engine_log`` what python-chess and asyncio say
+    about it routed to that file (:func:`logic.tools.runlog.route_engine_noise`)."""
+    global _engine, _engine_time, _judge, _unroute
+    _end_worker()
     _engine = Engine(engine_path) if engine_path else None
     _engine_time = engine_time
     _judge = judge
+    if engine_path and engine_log:
+        _unroute = route_engine_noise(Path(engine_log))
+
+
+def _end_worker() -> None:
+    """Close the engine and undo the routing of :func:`_init_worker`."""
+    global _unroute
+    _close_engine()
+    if _unroute is not None:
+        _unroute()
+        _unroute = None
 
 
 def _engine_eval(board: chess.Board) -> dict[str, Any] | None:
@@ -254,14 +275,15 @@ def classify_item(item: Item) -> dict[str, Any]:
 
 
 def classify_shard(items: list[Item], engine_path: str | None = None,
-                   engine_time: float = 0.1, judge: JudgeConfig | None = None
-                   ) -> list[dict[str, Any]]:
-    """Classify a shard (the unit of work for Dask)."""
-    _init_worker(engine_path, engine_time, judge)
+                   engine_time: float = 0.1, judge: JudgeConfig | None = None,
+                   engine_log: str | None = None) -> list[dict[str, Any]]:
+    """Classify a shard (the unit of work of a pool worker and of Dask); ``engine_log``:
+    the file the engine's noise goes to (see :func:`_init_worker`)."""
+    _init_worker(engine_path, engine_time, judge, engine_log)
     try:
         return [classify_item(it) for it in items]
     finally:
-        _close_engine()
+        _end_worker()
 
 
 def _close_engine() -> None:
@@ -408,7 +430,7 @@ def scan(
     start = time.perf_counter()
     with open(results_path, "a", encoding="utf-8") as fh:
         for row in _run(todo, engine, engine_time, jobs, dask_address, shard_size, judge,
-                        dask_timeout):
+                        dask_timeout, str(out / "engine.log")):
             fh.write(json.dumps(row) + "\n")
             fh.flush()
             done[row["key"]] = row
@@ -431,6 +453,7 @@ def scan(
     summary = {"positions": len(rows), "categories": counts, "errors": len(errors),
                "skipped": len(skipped),
                "resumed": len(items) - len(todo), "classified": len(todo),
+               "engine_failures": _engine_failures(rows),
                "engine_gave_up": gave_up, "unreadable": failed}
     if judge is not None:
         summary["judge"] = {**judge.to_dict(), **summarize(
@@ -440,6 +463,22 @@ def scan(
         summary["jobs"] = jobs or os.cpu_count() or 1
         atomic_write_text(out / "summary.json", json.dumps(summary, indent=1) + "\n")
     return summary
+
+
+def _engine_failures(rows: list[dict[str, Any]]) -> list[str]:
+    """One line per distinct engine failure among ``rows`` with the number of positions
+    it cost (a given-up engine's message and an illegal position never sent are said
+    elsewhere, or are no failure of the engine)."""
+    seen: dict[str, int] = {}
+    for r in rows:
+        eng = r.get("engine")
+        if not isinstance(eng, dict) or "error" not in eng:
+            continue
+        why = str(eng["error"])
+        if "given up" in why or why.startswith("illegal position not sent"):
+            continue
+        seen[why] = seen.get(why, 0) + 1
+    return [f"{why} ({n} position{'s' if n > 1 else ''})" for why, n in seen.items()]
 
 
 def _write_suspects(path: Path, rows: list[dict[str, Any]]) -> dict[str, int]:
@@ -477,19 +516,20 @@ class ScanError(RuntimeError):
 
 def _run(todo: list[Item], engine: str | None, engine_time: float, jobs: int | None,
          dask_address: str | None, shard_size: int, judge: JudgeConfig | None = None,
-         dask_timeout: float = 30.0) -> Iterable[dict[str, Any]]:
+         dask_timeout: float = 30.0, engine_log: str | None = None
+         ) -> Iterable[dict[str, Any]]:
     if dask_address:
         shards = [todo[i:i + shard_size] for i in range(0, len(todo), shard_size)]
         yield from _run_dask(shards, engine, engine_time, dask_address, judge, dask_timeout)
         return
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1 or len(todo) < 50:
-        _init_worker(engine, engine_time, judge)
+        _init_worker(engine, engine_time, judge, engine_log)
         try:
             for it in todo:
                 yield classify_item(it)
         finally:
-            _close_engine()
+            _end_worker()
         return
     import multiprocessing as mp
 
@@ -498,8 +538,8 @@ def _run(todo: list[Item], engine: str | None, engine_time: float, jobs: int | N
     # never more processes than shards of work (a huge --jobs must not start thousands)
     with mp.get_context("spawn").Pool(min(jobs, len(small)), initializer=_start_worker,
                                       initargs=(os.getpid(),)) as pool:
-        for rows in pool.imap_unordered(_shard_star, [(s, engine, engine_time, judge)
-                                                       for s in small]):
+        for rows in pool.imap_unordered(_shard_star, [(s, engine, engine_time, judge,
+                                                        engine_log) for s in small]):
             yield from rows
 
 
@@ -610,6 +650,6 @@ def _run_dask(shards: list[list[Item]], engine: str | None, engine_time: float,
                             "again to resume") from None
 
 
-def _shard_star(args: tuple[list[Item], str | None, float, JudgeConfig | None]
+def _shard_star(args: tuple[list[Item], str | None, float, JudgeConfig | None, str | None]
                 ) -> list[dict[str, Any]]:
     return classify_shard(*args)

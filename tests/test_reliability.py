@@ -319,7 +319,7 @@ def test_a_damaged_result_line_keeps_its_original_bytes(tmp_path) -> None:
     assert "kept in results.jsonl.bad" in (out / "errors.log").read_text()
 
 
-def test_engine_noise_goes_to_the_run_log_and_each_failure_is_one_line(tmp_path) -> None:
+def test_engine_noise_goes_to_the_run_log_and_a_failing_engine_is_one_line(tmp_path) -> None:
     from tests.engines import fake_engine
 
     out = tmp_path / "o"
@@ -327,8 +327,29 @@ def test_engine_noise_goes_to_the_run_log_and_each_failure_is_one_line(tmp_path)
             "--engine", fake_engine(tmp_path, "--illegal"), "--engine-time", "0.01", "--quiet",
             timeout=300)
     lines = r.stderr.splitlines()
-    # three failures (each its own position), then the engine is given up
-    assert len(lines) == 4 and all(x.startswith("pawnfence: engine ") for x in lines), lines
-    assert sum("illegal uci" in x and "(1 position)" in x for x in lines) == 3
-    assert "given up" in lines[-1]
+    # three failures in a row, then the engine is given up: one line says it
+    assert len(lines) == 1 and lines[0].startswith("pawnfence: engine "), lines
+    assert "given up" in lines[0] and "illegal uci" in lines[0]
     assert "Exception parsing pv" in (out / "engine.log").read_text()
+
+
+def test_an_engine_failing_now_and_then_is_one_line(tmp_path, monkeypatch) -> None:
+    from logic.tools import scan as scan_module
+    from logic.uci import Engine, EngineError, EngineEval
+
+    calls = iter(range(1000))
+
+    def flaky(self: Engine, board: object, seconds: float) -> EngineEval:
+        if next(calls) % 2:  # every other position fails: never three in a row
+            raise EngineError("engine E: no answer within 1 s")
+        return EngineEval(10, None, 1, ())
+
+    monkeypatch.setattr(Engine, "analyse", flaky)
+    summary = scan_module.scan([str(SCAN_DATA / "positions.epd")], tmp_path / "o", jobs=1,
+                               progress=None, engine="/unused/engine")
+    assert summary["engine_gave_up"] == []
+    rows = [json.loads(x) for x in (tmp_path / "o" / "results.jsonl").read_text().splitlines()]
+    failed = sum("error" in (r["engine"] or {}) for r in rows)
+    assert failed >= 2
+    assert summary["engine_failures"] == [f"engine E: no answer within 1 s ({failed} positions "
+                                          "without an engine score; see results.jsonl)"]

@@ -16,8 +16,8 @@ engine.  Output, in ``DIR``:
 * ``errors.log``: malformed games and lines with their location (a damaged line of
   ``results.jsonl`` is kept with its original bytes in ``results.jsonl.bad``);
 * ``engine.log``: what python-chess and asyncio say about a failing engine (unexpected
-  output, lines they cannot parse), which would otherwise flood standard error; each
-  engine failure is one line of the command's output;
+  output, lines they cannot parse), which would otherwise flood standard error; an
+  engine that fails is one line of the command's output;
 * ``summary.json`` (with ``--judge exact``): the judge's figures per method (false
   positives, confirmed claims, recall against exact, disagreements, exact's unknown
   rate) and the run's throughput (see :mod:`logic.tools.judge`).
@@ -466,19 +466,26 @@ def scan(
 
 
 def _engine_failures(rows: list[dict[str, Any]]) -> list[str]:
-    """One line per distinct engine failure among ``rows`` with the number of positions
-    it cost (a given-up engine's message and an illegal position never sent are said
-    elsewhere, or are no failure of the engine)."""
+    """One line for an engine that failed on some of ``rows`` without being given up
+    (a given-up engine has its own line), naming it, the number of positions and its
+    most frequent failure; none otherwise.  An illegal position never sent is no failure
+    of the engine."""
     seen: dict[str, int] = {}
     for r in rows:
         eng = r.get("engine")
         if not isinstance(eng, dict) or "error" not in eng:
             continue
         why = str(eng["error"])
-        if "given up" in why or why.startswith("illegal position not sent"):
-            continue
-        seen[why] = seen.get(why, 0) + 1
-    return [f"{why} ({n} position{'s' if n > 1 else ''})" for why, n in seen.items()]
+        if "given up" in why:
+            return []
+        if not why.startswith("illegal position not sent"):
+            seen[why] = seen.get(why, 0) + 1
+    if not seen:
+        return []
+    n = sum(seen.values())
+    most = max(seen, key=lambda k: seen[k])
+    return [f"{most} ({n} position{'s' if n > 1 else ''} without an engine score; see "
+            "results.jsonl)"]
 
 
 def _write_suspects(path: Path, rows: list[dict[str, Any]]) -> dict[str, int]:

@@ -160,7 +160,8 @@ def test_a_huge_jobs_count_starts_no_more_processes_than_there_is_work(tmp_path,
     sizes = []
 
     class Pool:  # records its size, works in this process
-        def __init__(self, processes: int, initializer: object = None) -> None:
+        def __init__(self, processes: int, initializer: object = None,
+                     initargs: tuple = ()) -> None:
             sizes.append(processes)
 
         def __enter__(self) -> Pool:

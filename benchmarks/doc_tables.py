@@ -227,6 +227,8 @@ MEASURED: dict[str, Measured] = {
                                  "--quiet", "--out", "build/table1-decisive"),
                                 "about 1.5 hours"),
     "scan-master": Measured((PY, "benchmarks/scan_table.py"), "about 5 to 10 minutes"),
+    "report": Measured((PY, "benchmarks/report_bench.py", "--engine", "/usr/games/stockfish"),
+                       "about 10 minutes (the scan) and 3 minutes (the reports)"),
     "engine-appendix": Measured((PY, "benchmarks/engine_table.py", "--exact-seconds", "10",
                                  "--times", "1,10", "--scan", "scan-out/results.jsonl",
                                  "--scan-limit", "30"), "about 30 minutes"),
@@ -242,6 +244,10 @@ MEASURED: dict[str, Measured] = {
                                     "about 10 minutes (needs valgrind)"),
     "faults": Measured((PY, "benchmarks/fault_campaign.py", "--seed", "18"),
                        "about 10 minutes"),
+    "faults-new": Measured((PY, "benchmarks/fault_campaign.py", "--seed", "18",
+                            *(w for f in ("shared-files", "display", "dask-silent",
+                                          "pool-kill", "names", "small")
+                              for w in ("--family", f))), "about 3 minutes"),
 }
 #: the measured tables run by default (each well under five minutes here)
 QUICK_MEASURED = ("corpus-recognition", "kpk-rules")

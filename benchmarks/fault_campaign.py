@@ -1788,6 +1788,467 @@ def _edit_checks(case: Case, home: Path, log: Path, killed: float) -> None:
     case.check(not missing, f"{len(missing)} added positions lost", max(1, len(added)))
 
 
+# -- family: files two windows share -------------------------------------------------------------
+
+#: a child adding positions ``TAG-0``, ``TAG-1``, ... to the user's list once ``GO`` exists,
+#: and saving the settings between additions
+ADDER = """
+import sys, time
+from pathlib import Path
+from viewer.settings import Settings, add_user_position, save_settings
+tag, n, go = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
+while not go.exists():
+    time.sleep(0.001)
+for i in range(n):
+    add_user_position(f"{tag}-{i}", "4k3/8/3pPp2/1p1P1P1p/1P5P/5P2/3K4/8 w - - 0 1")
+    if i % 7 == 0:
+        save_settings(Settings(speed=1.0 + i))
+"""
+
+
+def shared_files(rng: random.Random, n: int, work: Path) -> Iterator[Case]:
+    from viewer.settings import load_settings_checked, load_user_positions_checked
+
+    for i in range(n):
+        home, go = work / f"h{i}", work / f"go{i}"
+        writers = rng.randint(2, 4)
+        counts = [rng.randint(10, 60) for _ in range(writers)]
+        victim = rng.randrange(writers) if rng.random() < 0.5 else None
+        stale = rng.random() < 0.5
+        case = Case("shared-files", f"{writers} processes adding {counts} positions at once"
+                    + (f", writer {victim} SIGKILLed midway" if victim is not None else "")
+                    + (", stale temporary files planted" if stale else ""))
+        home.mkdir()
+        if stale:
+            for name in (".settings.json.x1y2z3.json", ".my-positions.epd.a1b2c3.epd"):
+                (home / name).write_text("half a file")
+        env = dict(ENV, PAWNFENCE_HOME=str(home))
+        procs = [subprocess.Popen([sys.executable, "-c", ADDER, f"w{k}", str(c), str(go)],
+                                  cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE, start_new_session=True)
+                 for k, c in enumerate(counts)]
+        time.sleep(0.3)
+        t0 = time.monotonic()
+        go.touch()
+        if victim is not None:
+            time.sleep(rng.uniform(0.05, 0.5))
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(procs[victim].pid, signal.SIGKILL)
+        for k, p in enumerate(procs):
+            try:
+                _out, err = p.communicate(timeout=300)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                _out, err = p.communicate()
+                case.fail(f"writer {k} still running after 300 s")
+            if k != victim:
+                case.fail(judge(Outcome(p.returncode, "", err.decode("utf-8", "replace"), 0)))
+        case.seconds = time.monotonic() - t0
+        if stale:
+            load_user_positions_checked_at(home, load_settings_checked,
+                                           load_user_positions_checked)
+        names = _user_position_names(home)
+        for k, c in enumerate(counts):
+            got = sorted(int(x.split("-")[1]) for x in names if x.startswith(f"w{k}-"))
+            if k == victim:  # a prefix of its additions, none repeated
+                case.check(got == list(range(len(got))), f"writer {k} (killed): additions "
+                           f"{got[:5]}... are not a prefix", max(1, len(got)))
+            else:
+                case.check(got == list(range(c)), f"writer {k}: {c - len(set(got))} of {c} "
+                           "positions lost", c)
+        temps = [p.name for p in home.iterdir() if p.name.startswith(".")
+                 and not p.name.endswith(".lock")]
+        case.check(not temps or (victim is not None and not stale),
+                   f"temporary files left: {temps}")
+        case.counts["positions"] = len(names)
+        yield case
+
+
+def load_user_positions_checked_at(home: Path, *loaders: Callable[[], object]) -> None:
+    """Start as the viewer starts (load the settings and the list) with ``home`` as the
+    user's folder: stale temporary files are removed then."""
+    old = os.environ.get("PAWNFENCE_HOME")
+    os.environ["PAWNFENCE_HOME"] = str(home)
+    try:
+        for load in loaders:
+            load()
+    finally:
+        if old is None:
+            os.environ.pop("PAWNFENCE_HOME", None)
+        else:
+            os.environ["PAWNFENCE_HOME"] = old
+
+
+def _user_position_names(home: Path) -> list[str]:
+    path = home / "my-positions.epd"
+    if not path.is_file():
+        return []
+    return [line.split('id "', 1)[1].split('"', 1)[0]
+            for line in path.read_text(encoding="utf-8").splitlines() if 'id "' in line]
+
+
+# -- family: displays that cannot be reached -----------------------------------------------------
+
+def _free_display(start: int = 120) -> str:
+    for k in range(start, 600):
+        if not Path(f"/tmp/.X11-unix/X{k}").exists() and not Path(f"/tmp/.X{k}-lock").exists():
+            return f":{k}"
+    return ":599"
+
+
+def _dead_xvfb() -> str:
+    """The display of an Xvfb started and SIGKILLed (its socket and lock left behind);
+    "" without Xvfb."""
+    if shutil.which("Xvfb") is None:
+        return ""
+    display = _free_display(300)
+    proc = subprocess.Popen(["Xvfb", display, "-nolisten", "tcp"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not Path(f"/tmp/.X11-unix/X{display[1:]}").exists():
+        time.sleep(0.05)
+    proc.kill()
+    proc.wait()
+    return display
+
+
+DISPLAYS = ["free", "bogus", "unix:987", "localhost:77.0", "dead-xvfb", "asked-offscreen",
+            "asked-dummy"]
+
+
+def displays(rng: random.Random, n: int, work: Path) -> Iterator[Case]:
+    for i, what in enumerate(pick(rng, DISPLAYS, n)):
+        env = {k: v for k, v in ENV.items() if k not in ("SDL_VIDEODRIVER", "WAYLAND_DISPLAY")}
+        env["PAWNFENCE_HOME"] = str(work / f"h{i}")
+        display = {"free": _free_display(), "dead-xvfb": _dead_xvfb()}.get(what, what)
+        case = Case("display", f"DISPLAY={display!r} ({what})")
+        if not display:
+            case.skipped = "no Xvfb"
+            yield case
+            continue
+        asked = what.startswith("asked-")
+        if asked:
+            env["SDL_VIDEODRIVER"] = what.split("-", 1)[1]
+            env["DISPLAY"] = "bogus"
+        else:
+            env["DISPLAY"] = display
+        o = run(["--frames", "3"], env=env, timeout=60)
+        case.seconds = o.seconds
+        if asked:
+            case.fail(judge(o))
+        else:
+            case.fail(judge(o, ok=(3,)))
+            case.check("no display to open a window on" in o.err,
+                       f"no 'no display' message: {last_line(o.err)}")
+        yield case
+
+
+# -- family: a Dask scheduler that never answers -------------------------------------------------
+
+class SilentServer:
+    """A TCP server on 127.0.0.1 that accepts and then, by ``how``: stays silent, closes
+    at once, or sends bytes that are not Dask's."""
+
+    def __init__(self, how: str) -> None:
+        import socket
+        import threading
+
+        self.how = how
+        self.srv = socket.create_server(("127.0.0.1", 0))
+        self.srv.settimeout(0.2)
+        self.held: list[object] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+        self.address = f"tcp://127.0.0.1:{self.srv.getsockname()[1]}"
+
+    def _serve(self) -> None:
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.srv.accept()
+            except OSError:
+                continue
+            if self.how == "closes":
+                conn.close()
+                continue
+            if self.how == "garbage":
+                with contextlib.suppress(OSError):
+                    conn.sendall(b"HTTP/1.1 200 OK\r\n\r\nnot a scheduler\n")
+            self.held.append(conn)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+        for c in self.held:
+            c.close()  # type: ignore[attr-defined]
+        self.srv.close()
+
+
+def dask_silent(rng: random.Random, n: int, work: Path) -> Iterator[Case]:
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        yield Case("dask-silent", "Dask", skipped="Dask not installed")
+        return
+    ref = work / "ref"
+    base = run(["scan", str(POSITIONS), "--out", str(ref), "--jobs", "1", "--quiet"])
+    for i, how in enumerate(pick(rng, ["silent", "silent", "closes", "garbage"], n)):
+        wait = rng.choice([1, 2, 3])
+        case = Case("dask-silent", f"a scheduler that accepts and {how}, --dask-timeout {wait}")
+        case.fail(judge(base))
+        out = work / f"o{i}"
+        shutil.copytree(ref, out)
+        before = (out / "results.jsonl").read_bytes()
+        server = SilentServer(how)
+        try:
+            o = run(["scan", str(POSITIONS), "--out", str(out), "--quiet", "--dask",
+                     server.address, "--dask-timeout", str(wait)], timeout=wait + 60)
+        finally:
+            server.close()
+        case.seconds = o.seconds
+        case.fail(judge(o, ok=(2,)))
+        lines = o.err.strip().splitlines()
+        case.fail("" if len(lines) == 1 and server.address in lines[0] else
+                  f"not one line naming the address: {shown(o.err, 160)}")
+        case.check((out / "results.jsonl").read_bytes() == before,
+                   "the results of the earlier run changed", before.count(b"\n"))
+        yield case
+
+
+# -- family: pool workers whose parent is killed -------------------------------------------------
+
+def _descendants(pid: int) -> list[int]:
+    """Live descendants of ``pid``."""
+    parents: dict[int, int] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                fields = Path(f"/proc/{d}/stat").read_text().rsplit(")", 1)[1].split()
+                if fields[0] != "Z":
+                    parents[int(d)] = int(fields[1])
+    out, frontier = [], [pid]
+    while frontier:
+        p = frontier.pop()
+        kids = [c for c, pp in parents.items() if pp == p]
+        out += kids
+        frontier += kids
+    return out
+
+
+def pool_kill(rng: random.Random, n: int, work: Path) -> Iterator[Case]:
+    epd = _kp_file(work / "kp.epd", 80)
+    slow = str(SCAN_DATA / "slow_engine.sh")
+    hang = make_engine("hang-go", work, f"--tag-{uuid.uuid4().hex}")
+    ref = run(["scan", str(epd), "--out", str(work / "ref"), "--jobs", "1", "--quiet"],
+              timeout=300)
+    want = {json.loads(x)["key"] for x in (work / "ref" / "results.jsonl").read_bytes()
+            .splitlines()}
+    for i in range(n):
+        sig = rng.choice([signal.SIGKILL, signal.SIGTERM])
+        engine = rng.choice([slow, hang])
+        when = rng.uniform(0.2, 3.0)
+        case = Case("pool-kill", f"scan --jobs 2 ({'hanging' if engine == hang else 'slow'} "
+                    f"engine) sent {sig.name} {when:.1f} s after its pool started")
+        case.fail(judge(ref))
+        out = work / f"o{i}"
+        cmd = ["scan", str(epd), "--out", str(out), "--jobs", "2", "--quiet", "--engine",
+               engine, "--engine-time", "0.01" if engine == slow else "30"]
+        with tempfile.TemporaryFile() as err:
+            proc = subprocess.Popen([sys.executable, "-m", "viewer.cli", *cmd], cwd=ROOT,
+                                    env=ENV, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                    stderr=err, start_new_session=True)
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and proc.poll() is None and \
+                    len(_descendants(proc.pid)) < 3:  # two workers (and a resource tracker)
+                time.sleep(0.05)
+            time.sleep(when)
+            family = _descendants(proc.pid)
+            t0 = time.monotonic()
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(proc.pid, sig)
+            proc.wait()
+            while time.monotonic() - t0 < 20 and any(_alive(p) for p in family):
+                time.sleep(0.05)
+            left = [p for p in family if _alive(p)]
+            case.seconds = time.monotonic() - t0
+            case.fail(f"{len(left)} worker or engine process(es) alive "
+                      f"{case.seconds:.0f} s after the parent's end" if left else "")
+            for p in left:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(p, signal.SIGKILL)
+            err.seek(0)
+            text = err.read().decode("utf-8", "replace")
+        case.fail("" if not any(m in text for m in (*TRACEBACK_MARKERS, "BrokenPipeError"))
+                  else f"traceback after {sig.name}: {last_line(text)}")
+        case.counts["max ms to end"] = round(case.seconds * 1000)
+        if engine == slow:  # the same command then completes: nothing lost or repeated
+            o = run(cmd, timeout=300)
+            case.fail(judge(o))
+            keys = [json.loads(x)["key"] for x in (out / "results.jsonl").read_bytes()
+                    .splitlines() if result_line_ok(x)]
+            case.check(sorted(keys) == sorted(want), "results lost or repeated after the "
+                       "resume", len(want))
+        yield case
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+# -- family: file names that are not UTF-8 -------------------------------------------------------
+
+NAME_BYTES = [b"\xff", b"\xe9", b"\xc3(", b"\x80\x81", b"\xed\xa0\x80", b"caf\xe9 \\ \"q\";"]
+
+
+def bad_names(rng: random.Random, n: int, work: Path) -> Iterator[Case]:
+    kinds = ["scan input", "scan out", "render png", "render svg", "render gif", "classify",
+             "playlist"]
+    combos = [(k, b) for k in kinds for b in NAME_BYTES]
+    from logic.tools.scan import scan
+
+    ref = scan([str(POSITIONS)], work / "ref", jobs=1, progress=None)["positions"]
+    for i, (kind, raw) in enumerate(pick(rng, combos, n)):
+        folder = work / f"n{i}"
+        folder.mkdir()
+        name = os.fsdecode(bytes(folder) + b"/x" + raw)
+        case = Case("names", f"{kind} named {shown(raw)}")
+        _bad_name_case(case, kind, name, folder, ref)
+        yield case
+
+
+def _bad_name_case(case: Case, kind: str, name: str, folder: Path, ref: int) -> None:
+    """One command with a name that is not UTF-8 (``ref``: the positions of a scan)."""
+    if kind.startswith("scan"):
+        src = name + ".epd" if kind == "scan input" else str(POSITIONS)
+        if kind == "scan input":
+            shutil.copy(POSITIONS, src)
+        out = name + "-out" if kind == "scan out" else str(folder / "out")
+        for _ in range(2):  # and the rerun
+            o = run(["scan", src, "--out", out, "--jobs", "1", "--quiet"], timeout=120)
+            case.fail(judge(o))
+        case.seconds = o.seconds
+        try:
+            lines = Path(out, "suspects.epd").read_text(encoding="utf-8").splitlines()
+            ids = [str(chess.Board.from_epd(x)[1]["id"]) for x in lines]
+            rows, bad = jsonl(Path(out, "results.jsonl"))
+        except (OSError, ValueError, KeyError) as exc:
+            case.check(False, f"the outputs cannot be read back: {exc}")
+            return
+        case.check(bool(ids) and not bad and len(rows) == ref,
+                   f"suspects or results lost: {len(rows)} of {ref} results", ref)
+        if kind == "scan input":
+            want = os.fsencode(src).rsplit(b"/", 1)[1].decode("utf-8", "backslashreplace")
+            case.check(all(x.startswith(want + " line ") for x in ids),
+                       f"the suspects do not name the input: {ids[:1]}")
+    elif kind.startswith("render"):
+        ext = kind.split()[1]
+        out = name + "." + ext
+        o = run(["render", "--diagram", "wiki-1", "--size", "160", "--out", out], timeout=120)
+        case.seconds = o.seconds
+        case.fail(judge(o))
+        head = Path(out).read_bytes()[:8] if Path(out).is_file() else b""
+        case.check(head.startswith({"png": b"\x89PNG", "svg": b"<", "gif": b"GIF"}[ext]) or
+                   (ext == "svg" and b"svg" in Path(out).read_bytes()[:200]),
+                   f"no {ext} written")
+        strays = [p for p in os.listdir(bytes(folder)) if p.startswith(b".")]
+        case.check(not strays, f"temporary files left: {strays}")
+    elif kind == "classify":
+        src = name + ".epd"
+        shutil.copy(POSITIONS, src)
+        o = run(["classify", src])
+        case.seconds = o.seconds
+        case.fail(judge(o))
+        want = sum(1 for ln in POSITIONS.read_text().splitlines()
+                   if ln.strip() and not ln.startswith("#"))
+        case.check(o.out.count("\n") == want, f"{o.out.count(chr(10))} of {want} lines",
+                   want)
+    else:
+        src = name + ".epd"
+        shutil.copy(POSITIONS, src)
+        o = run(["--playlist", src, "--frames", "2"], env=dict(ENV, PAWNFENCE_HOME=str(folder)))
+        case.seconds = o.seconds
+        case.fail(judge(o))
+
+
+# -- family: the smaller faults ------------------------------------------------------------------
+
+SMALL = ["stray CR", "help into /dev/full", "engine noise", "damaged line kept"]
+
+
+def small_faults(rng: random.Random, n: int, work: Path) -> Iterator[Case]:
+    for i, what in enumerate(pick(rng, SMALL, n)):
+        case = Case("small", what)
+        folder = work / f"s{i}"
+        folder.mkdir()
+        {"stray CR": _stray_cr, "help into /dev/full": _help_full,
+         "engine noise": _engine_noise, "damaged line kept": _damaged_kept}[what](
+            case, rng, folder)
+        yield case
+
+
+def _stray_cr(case: Case, rng: random.Random, folder: Path) -> None:
+    """Random lines, good and bad, with stray CRs and CRLF endings: classify's line
+    numbers are those of the ``\\n``-separated lines."""
+    lines = [rng.choice([WIKI, D16, "not a fen", "# note \r inside", "8/8 w"])
+             for _ in range(rng.randint(5, 40))]
+    data = "".join(ln + rng.choice(["\n", "\r\n", "\r\r\n"]) for ln in lines).encode()
+    src = folder / "in.epd"
+    src.write_bytes(data)
+    o = run(["classify", str(src)])
+    case.seconds = o.seconds
+    case.fail(judge(o))
+    want = [n for n, ln in enumerate(data.split(b"\n"), 1) if ln.rstrip(b"\r").startswith(
+        (b"not a fen", b"8/8 w"))]
+    got = [r["line"] for r in map(json.loads, o.out.splitlines()) if "error" in r]
+    case.check(got == want, f"error lines {got[:6]} where the file has {want[:6]}",
+               max(1, len(want)))
+
+
+def _help_full(case: Case, rng: random.Random, folder: Path) -> None:
+    args = rng.choice([["--help"], ["--version"], ["help"], ["scan", "--help"],
+                       ["render", "--help"], ["classify", "-h"]])
+    case.name += f": {' '.join(args)}"
+    with open("/dev/full", "w") as full:
+        o = run(args, stdout=full)
+    case.fail(judge(o, ok=(74,)))
+    case.fail("" if o.err.count("\n") == 1 else f"not one line: {shown(o.err, 160)}")
+
+
+def _engine_noise(case: Case, rng: random.Random, folder: Path) -> None:
+    kind = rng.choice(["illegal-bestmove", "garbage", "no-score", "crash"])
+    case.name += f": {kind}"
+    path = make_engine(kind, folder, f"--tag-{uuid.uuid4().hex}")
+    o = run(["scan", str(POSITIONS), "--out", str(folder / "o"), "--jobs", "1", "--quiet",
+             "--engine", path, "--engine-time", "0.01"], timeout=120)
+    case.seconds = o.seconds
+    case.fail(judge(o, ok=(2,)))
+    noise = [ln for ln in o.err.splitlines() if not ln.startswith("pawnfence: ")]
+    case.fail(f"{len(noise)} lines of noise: {shown(noise[0], 100)}" if noise else "")
+    case.fail("" if o.err.count("\n") == 1 else f"{o.err.count(chr(10))} lines on stderr")
+
+
+def _damaged_kept(case: Case, rng: random.Random, folder: Path) -> None:
+    from logic.tools.scan import scan
+
+    out = folder / "o"
+    scan([str(POSITIONS)], out, jobs=1, progress=None)
+    good = (out / "results.jsonl").read_bytes().splitlines()
+    bad = [damage_line(rng, rng.choice(good))[0] for _ in range(rng.randint(1, 4))]
+    bad = [b for b in bad if b"\n" not in b and not result_line_ok(b)] or [b"{not json"]
+    (out / "results.jsonl").write_bytes(b"".join(x + b"\n" for x in [*good, *bad]))
+    _s, failure, case.seconds = guarded(lambda: scan([str(POSITIONS)], out, jobs=1,
+                                                     progress=None), 120)
+    case.fail(failure)
+    kept = (out / "results.jsonl.bad").read_bytes() if (out / "results.jsonl.bad").is_file() \
+        else b""
+    case.check(kept == b"".join(x + b"\n" for x in bad),
+               "the damaged lines' bytes are not kept in results.jsonl.bad", len(bad))
+
+
 # -- the campaign --------------------------------------------------------------------------------
 
 FAMILIES = [
@@ -1830,6 +2291,30 @@ FAMILIES = [
            "the headless viewer edited in real time (a click every 0.15-0.6 s, the position "
            "added to the list every fifth edit) and SIGKILLed: at most one second of edits "
            "lost, every added position kept, the next start fine"),
+    Family("shared-files", shared_files, 8,
+           "two to four processes adding positions to one user folder at once (saving the "
+           "settings between), one of them sometimes SIGKILLed, stale temporary files "
+           "planted: every position kept, a killed writer's a prefix, no temporary file left"),
+    Family("display", displays, len(DISPLAYS),
+           "the viewer with a DISPLAY no X server answers (a free number, a bogus name, a "
+           "remote one, a SIGKILLed Xvfb) and with a headless driver asked for: status 3 and "
+           "the no-display message, or a run when asked"),
+    Family("dask-silent", dask_silent, 4,
+           "scan --dask against a server that accepts and stays silent, closes, or answers "
+           "garbage, with --dask-timeout 1 to 3 s: one line naming the address, the results "
+           "of the earlier run kept"),
+    Family("pool-kill", pool_kill, 4,
+           "SIGKILL or SIGTERM of scan --jobs 2 (a slow or a hanging engine) at a random "
+           "moment of its pool: every worker and engine gone within 20 s, no traceback, the "
+           "rerun complete without loss or repetition"),
+    Family("names", bad_names, 14,
+           "file names with bytes that are not UTF-8 for scan's input and output folder, "
+           "render (PNG, SVG, GIF), classify and the viewer's playlist: written, read back, "
+           "named with backslash escapes, no temporary file left"),
+    Family("small", small_faults, 8,
+           "stray CRs and CRLF lines through classify (line numbers by newline), --help and "
+           "--version into /dev/full, failing engines' noise (one line, the rest in "
+           "engine.log), damaged results.jsonl lines kept byte for byte in .bad"),
 ]
 
 

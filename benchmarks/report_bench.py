@@ -1,5 +1,6 @@
 """The HTML report's size and writing time on the master-game drawn set (the docs' table
-``docs/tables/report.md`` and screenshot ``docs/images/report.png``).
+``report``, written by ``python benchmarks/doc_tables.py report``, and the screenshot
+``docs/images/report.png``).
 
 Usage, from the repository root::
 
@@ -8,17 +9,16 @@ Usage, from the repository root::
 
 It scans ``../shared/corpora/master-pawn-endings-drawn.epd`` with ``--judge exact`` (and
 the engine when given) into ``DIR`` (a finished scan there is reused), writes the report,
-times it, takes a screenshot in headless Chromium (when Playwright and Chromium are
-installed) and, with ``--synthetic N``, also writes the report of N findings made by
-repeating the scan's rows, to show the page's size and time at that scale.
+times it, prints a Markdown table, takes a screenshot in headless Chromium (when
+Playwright and Chromium are installed) and, with ``--synthetic N``, also writes the
+report of N findings made by repeating the scan's rows, to show the page's size and time
+at that scale.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import shutil
 import subprocess
 import sys
@@ -39,7 +39,7 @@ def _scan(folder: Path, engine: str | None) -> None:
            "--judge", "exact", "--quiet"]
     if engine:
         cmd += ["--engine", engine]
-    subprocess.run(cmd, cwd=ROOT, check=True)
+    subprocess.run(cmd, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
 
 
 def _synthetic(folder: Path, target: Path, findings: int) -> Path:
@@ -85,7 +85,6 @@ def main() -> None:
     ap.add_argument("--scan", type=Path, default=Path("/tmp/pawnfence-master-scan"))
     ap.add_argument("--engine", help="a UCI engine for the scan (e.g. /usr/games/stockfish)")
     ap.add_argument("--synthetic", type=int, default=10_000)
-    ap.add_argument("--table", type=Path, default=ROOT / "docs" / "tables" / "report.md")
     ap.add_argument("--image", type=Path, default=ROOT / "docs" / "images" / "report.png")
     args = ap.parse_args()
     _scan(args.scan, args.engine)
@@ -98,15 +97,11 @@ def main() -> None:
         rows.append((f"{args.synthetic:,} findings (the set's rows repeated)",
                      write_report(big, big / "report.html")))
     shot = _screenshot(real.path, args.image)
-    machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     lines = ["| results | findings | page size | time to write |", "|---|---:|---:|---:|"]
     lines += [f"| {name} | {s.findings:,} | {s.bytes / 1e6:.1f} MB | {s.seconds:.1f} s |"
               for name, s in rows]
-    lines += ["", f"Made by `python benchmarks/report_bench.py"
-              f"{' --engine ' + args.engine if args.engine else ''}` on {machine}."
-              + (" Screenshot: `docs/images/report.png`." if shot else "")]
-    args.table.parent.mkdir(parents=True, exist_ok=True)
-    args.table.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    if shot:
+        lines += ["", f"The screenshot: `{args.image.relative_to(ROOT)}`."]
     print("\n".join(lines))
 
 

@@ -199,6 +199,16 @@ class Engine:
         return EngineEval(white.score(), white.mate(), info.get("depth"),
                           tuple(m.uci() for m in pv))
 
+    def kill(self) -> None:
+        """Kill the engine process at once, without ``quit`` and without waiting for an
+        analysis in progress (for a process that is ending: its engine must not outlive
+        it)."""
+        engine = self._engine
+        if engine is None:
+            return
+        with contextlib.suppress(Exception):
+            os.kill(engine.transport.get_pid(), signal.SIGKILL)
+
     def _kill(self) -> None:
         engine, self._engine = self._engine, None
         if engine is None:

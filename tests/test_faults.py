@@ -38,12 +38,14 @@ def test_output_into_a_closed_pipe_ends_quietly() -> None:
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
 @pytest.mark.parametrize("args", [["explain", WIKI], ["diagrams"],
-                                  ["search", WIKI, "--depth", "2"]])
+                                  ["search", WIKI, "--depth", "2"], ["--help"], ["--version"],
+                                  ["scan", "--help"], ["help"]])
 def test_a_full_output_device_is_one_line(args: list[str]) -> None:
     with open("/dev/full", "w") as full:
         r = cli(*args, stdout=full)
     assert r.returncode == 74
     assert "cannot write the output" in r.stderr and "Traceback" not in r.stderr
+    assert r.stderr.count("\n") == 1
 
 
 def test_classify_from_a_closed_standard_input() -> None:
@@ -158,7 +160,8 @@ def test_a_huge_jobs_count_starts_no_more_processes_than_there_is_work(tmp_path,
     sizes = []
 
     class Pool:  # records its size, works in this process
-        def __init__(self, processes: int, initializer: object = None) -> None:
+        def __init__(self, processes: int, initializer: object = None,
+                     initargs: tuple = ()) -> None:
             sizes.append(processes)
 
         def __enter__(self) -> Pool:

@@ -25,12 +25,28 @@ from typing import TextIO
 __all__ = ["main", "console", "build_parser", "build_viewer_parser", "read_playlist"]
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argparse parser whose help and version text reach the output or fail loudly:
+    argparse swallows an ``OSError`` writing them (a full device, a closed output) and
+    exits 0; here the error propagates to :func:`main`, which says it in one line and
+    exits 74.  The text is flushed before the exit, so a full device shows at once."""
+
+    def _print_message(self, message: str, file: TextIO | None = None) -> None:
+        if not message:
+            return
+        file = file if file is not None else sys.stderr
+        if file is None:
+            return
+        file.write(message)
+        file.flush()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser for all subcommands."""
     import logic
     from logic.tools.commands import add_commands, add_exact_seconds
 
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="pawnfence",
         description="Blockage detection in pawn endgames (David, Felner & Netanyahu 2004; "
         "the Chessprogramming wiki's king flood), made visible.",
@@ -118,7 +134,9 @@ def _render(args: argparse.Namespace, out: TextIO) -> int:
     except (ValueError, ExportError) as exc:
         print(f"pawnfence: {exc}", file=sys.stderr)
         return 2
-    out.write(f"wrote {path}\n")
+    from logic.files import escaped
+
+    out.write(f"wrote {escaped(str(path))}\n")  # a name that is not UTF-8 as escapes
     return 0
 
 
@@ -126,7 +144,7 @@ def build_viewer_parser(commands: Sequence[str] = ()) -> argparse.ArgumentParser
     """``pawnfence [FEN | --diagram ID | --playlist FILE]``: open the viewer."""
     from logic import __version__
 
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="pawnfence",
         description="Open the pawnfence viewer (board editor and step-by-step animation). "
         f"Other commands: {', '.join(commands)} (pawnfence COMMAND --help).",
@@ -198,13 +216,21 @@ def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
         return 2
     import pygame
 
-    from viewer.display import has_display
+    from viewer.display import has_display, unasked_headless
 
     if not has_display():
-        print("pawnfence: no display to open a window on (no DISPLAY or WAYLAND_DISPLAY).\n"
-              "Draw a picture instead:  pawnfence render FEN --out board.png  "
-              "(or --diagram ID, or FILE.gif for the steps).", file=sys.stderr)
+        return _no_display("no DISPLAY or WAYLAND_DISPLAY")
+    try:
+        pygame.display.init()
+    except pygame.error as exc:
+        print(f"pawnfence: cannot open a window ({exc}). Use: pawnfence render FEN --out "
+              "board.png", file=sys.stderr)
         return 3
+    if driver := unasked_headless():
+        pygame.display.quit()
+        where = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or ""
+        return _no_display(f"the display {where!r} cannot be reached; only SDL's {driver} "
+                           "driver, which shows nothing, started")
 
     from viewer.app import App
     from viewer.settings import load_settings_checked
@@ -233,6 +259,15 @@ def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
     if err:
         print(f"pawnfence: {err}", file=sys.stderr)
     return 0
+
+
+def _no_display(why: str) -> int:
+    """Say that no window can be shown (``why``) and how to draw a picture instead;
+    returns the exit status 3."""
+    print(f"pawnfence: no display to open a window on ({why}).\n"
+          "Draw a picture instead:  pawnfence render FEN --out board.png  "
+          "(or --diagram ID, or FILE.gif for the steps).", file=sys.stderr)
+    return 3
 
 
 def _command_hint(words: Sequence[str], commands: Sequence[str]) -> str:

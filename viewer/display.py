@@ -1,6 +1,7 @@
 """What the machine's display allows the window: whether one can open
-(:func:`has_display`), the size to open it at (:func:`window_size`), and waking the
-loop from a worker thread (:data:`WAKE`, :func:`wake`)."""
+(:func:`has_display`, and once the display has started :func:`unasked_headless`), the
+size to open it at (:func:`window_size`), and waking the loop from a worker thread
+(:data:`WAKE`, :func:`wake`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import pygame
 
 from viewer.layout import MIN_SIZE
 
-__all__ = ["has_display", "window_size", "wake", "WAKE", "MAX_SIDE"]
+__all__ = ["has_display", "unasked_headless", "HEADLESS_DRIVERS", "window_size", "wake",
+           "WAKE", "MAX_SIDE"]
 
 #: the largest window side the viewer opens (larger requests are clamped)
 MAX_SIDE = 16384
@@ -28,6 +30,31 @@ def has_display() -> bool:
     if os.name != "posix" or os.uname().sysname == "Darwin":
         return True
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+#: SDL's video drivers that show nothing: SDL falls back to them when no display answers
+HEADLESS_DRIVERS = ("offscreen", "dummy")
+
+
+def unasked_headless(requested: str | None = None) -> str:
+    """The name of the headless video driver the started display runs on when the user
+    did not ask for it ("" otherwise).  SDL falls back to ``offscreen`` when the X server
+    named by ``DISPLAY`` cannot be reached (none there, a dead Xvfb, a stale ssh
+    display): the window would then be invisible.  ``requested`` is the
+    ``SDL_VIDEODRIVER`` the user set (default: the environment's), a driver name or a
+    comma-separated list; naming the driver there allows it (tests, the bench)."""
+    if not pygame.display.get_init():
+        return ""
+    try:
+        driver = pygame.display.get_driver()
+    except pygame.error:
+        return ""
+    if driver not in HEADLESS_DRIVERS:
+        return ""
+    if requested is None:
+        requested = os.environ.get("SDL_VIDEODRIVER", "")
+    asked = {name.strip().lower() for name in requested.split(",")}
+    return "" if driver in asked else driver
 
 
 def window_size(requested: tuple[int, int], explicit: bool) -> tuple[int, int]:

@@ -26,7 +26,7 @@ import chess
 import pygame
 
 import logic
-from logic.files import atomic_write
+from logic.files import atomic_write, disk_full
 from logic.verdict import Verdict
 from viewer.overlay import EMPTY, Overlay, legend_drawn, live_overlay, step_overlay
 from viewer.render import Painter, banner_roles
@@ -179,7 +179,9 @@ def verify_image(path: str | Path, kind: str, frames: int = 1) -> None:
     from PIL import Image
 
     if os.path.getsize(path) == 0:
-        raise OSError(errno.ENOSPC, "nothing was written (is the disk full?)")
+        if disk_full(os.path.dirname(path) or "."):
+            raise OSError(errno.ENOSPC, "nothing was written: the disk is full")
+        raise OSError(errno.EIO, f"the {kind} writer wrote nothing")
     if kind == "SVG":
         import xml.etree.ElementTree as ET
 

@@ -1,15 +1,21 @@
 """What survives a restart: settings (JSON in the user config folder) and the user's
 own position list (EPD in the user data folder), both written atomically.
 
+Several windows may share these files: every write (and every read that may rewrite or
+move a file aside) holds the file's lock (:func:`logic.files.locked`), so adding
+positions from two windows at once loses none, and temporary files left by a killed
+save are removed at start.
+
 ``PAWNFENCE_HOME`` overrides both folders (tests and portable installs use it).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -17,7 +23,7 @@ from typing import Any, NamedTuple
 import platformdirs
 
 import logic
-from logic.files import atomic_write, atomic_write_text
+from logic.files import atomic_write, atomic_write_text, locked, remove_stale_temps
 from logic.tools.runlog import finite_number
 
 __all__ = ["Settings", "Loaded", "AutoSave", "config_dir", "data_dir", "load_settings",
@@ -130,6 +136,27 @@ def load_settings_checked() -> Loaded:
     ``problems``; nothing here raises.
     """
     path = config_dir() / "settings.json"
+    with _lock_if_possible(path):
+        remove_stale_temps(path)
+        return _load_settings(path)
+
+
+@contextlib.contextmanager
+def _lock_if_possible(path: Path) -> Iterator[bool]:
+    """:func:`logic.files.locked` on ``path`` for the block, or no lock when it cannot be
+    had (a read-only folder, a holder that does not let go): reading goes on; yields
+    whether the lock is held."""
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(locked(path))
+        except OSError:
+            yield False
+            return
+        yield True
+
+
+def _load_settings(path: Path) -> Loaded:
+    """:func:`load_settings_checked` on ``path`` (the caller holds its lock)."""
     base = Settings()
     try:
         data = _read_settings_file(path)
@@ -244,8 +271,10 @@ def load_settings() -> Settings:
 
 def save_settings(settings: Settings) -> str | None:
     """Save ``settings`` atomically; returns an error message instead of raising."""
+    path = config_dir() / "settings.json"
     try:
-        atomic_write_text(config_dir() / "settings.json", json.dumps(asdict(settings), indent=1))
+        with locked(path):
+            atomic_write_text(path, json.dumps(asdict(settings), indent=1))
     except OSError as exc:
         return f"could not save settings: {exc}"
     return None
@@ -299,9 +328,16 @@ def load_user_positions_checked() -> tuple[list[tuple[str, str]], tuple[str, ...
     problems found.  A file with bytes that are not UTF-8 is copied aside to
     ``my-positions.epd.bad`` and rewritten (atomically) with those bytes replaced, so
     adding a position keeps every readable line and the original is never lost."""
+    path = user_positions_path()
+    with _lock_if_possible(path):
+        remove_stale_temps(path)
+        return _load_user_positions(path)
+
+
+def _load_user_positions(path: Path) -> tuple[list[tuple[str, str]], tuple[str, ...]]:
+    """:func:`load_user_positions_checked` on ``path`` (the caller holds its lock)."""
     from logic.position import read_positions
 
-    path = user_positions_path()
     try:
         regular_file(path)
         raw = path.read_bytes()
@@ -340,18 +376,22 @@ def load_user_positions() -> list[tuple[str, str]]:
     :func:`load_user_positions_checked`)."""
     return load_user_positions_checked()[0]
 def add_user_position(name: str, fen: str) -> Path:
-    """Append a position to the user's list (the file is rewritten atomically); raises
-    ``OSError`` or ``ValueError`` (a file that is not UTF-8 is left as it is)."""
+    """Append a position to the user's list: read, append and rewrite (atomically)
+    holding the list's lock, so positions added by several windows at once are all
+    kept.  Raises ``OSError`` (also :class:`logic.files.LockTimeout` when another
+    process holds the lock too long) or ``ValueError`` (a file that is not UTF-8 is left
+    as it is)."""
     import chess
 
     board = chess.Board(fen)
     safe = name.replace('"', "'").replace(";", ",")
     path = user_positions_path()
-    try:
-        old = path.read_bytes().decode("utf-8")  # not UTF-8: an error, never overwritten
-    except FileNotFoundError:
-        old = "# pawnfence: my positions\n"
-    if old and not old.endswith("\n"):
-        old += "\n"
-    atomic_write_text(path, old + board.epd(id=safe) + "\n")
+    with locked(path):
+        try:
+            old = path.read_bytes().decode("utf-8")  # not UTF-8: an error, never overwritten
+        except FileNotFoundError:
+            old = "# pawnfence: my positions\n"
+        if old and not old.endswith("\n"):
+            old += "\n"
+        atomic_write_text(path, old + board.epd(id=safe) + "\n")
     return path

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import shutil
 import sys
@@ -22,6 +23,7 @@ import chess
 
 import logic
 from logic.explain import status_names
+from logic.files import escaped
 from logic.position import PositionError, bounded_lines, iter_epd, open_text, parse_epd_line
 from logic.search import MAX_DEPTH
 from logic.textboard import legend, text_board
@@ -140,6 +142,9 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
                     "if missing (default: scan-out)")
     sc.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster (pip install "
                     "'pawnfence[dask]')")
+    sc.add_argument("--dask-timeout", type=seconds_arg, default=30.0, metavar="SECONDS",
+                    help="with --dask: how long the scheduler may take to answer the "
+                    "connection before the scan gives up, keeping its results (default 30)")
     sc.add_argument("--judge", choices=["exact"], help="settle (position, side) pairs with "
                     "the exact prover: false positives, recall, summary.json")
     sc.add_argument("--exact-seconds", type=seconds_arg,
@@ -315,6 +320,7 @@ def _classify(args: argparse.Namespace, out: TextIO) -> int:
                   file=sys.stderr)
             return 2
     with fh as lines:
+        _newline_only(lines)
         try:
             for obj in classify_lines(bounded_lines(lines), args.method, args.exact_seconds):
                 out.write(json.dumps(obj) + "\n")  # an output error propagates: not the file's
@@ -322,6 +328,15 @@ def _classify(args: argparse.Namespace, out: TextIO) -> int:
             print(f"pawnfence: {args.file}: {exc}", file=sys.stderr)
             return 2
     return 0
+
+
+def _newline_only(fh: TextIO) -> None:
+    """Make ``fh`` end its lines at ``"\n"`` only (a text file's default also ends them
+    at a stray ``"\r"``, and the error line numbers of ``classify`` then drift from
+    those of an editor); a ``"\r\n"`` ending stays one line ending.  A stream that
+    cannot be reconfigured (not a text file, already read from) is left as it is."""
+    with contextlib.suppress(AttributeError, ValueError, OSError, io.UnsupportedOperation):
+        fh.reconfigure(newline="\n")  # type: ignore[attr-defined]
 
 
 def board_from_args(fen_fields: list[str], diagram: str | None) -> tuple[chess.Board, str]:
@@ -394,7 +409,7 @@ def _scan(args: argparse.Namespace, out: TextIO) -> int:
         summary = scan(args.inputs, args.out, engine=args.engine, engine_time=args.engine_time,
                        jobs=args.jobs, dask_address=args.dask,
                        progress=None if args.quiet else sys.stderr, judge=judge,
-                       every=args.every)
+                       every=args.every, dask_timeout=args.dask_timeout)
     except (OSError, ImportError, ValueError, ScanError) as exc:
         why: object = exc
         if isinstance(exc, OSError) and exc.strerror:
@@ -403,18 +418,19 @@ def _scan(args: argparse.Namespace, out: TextIO) -> int:
                 f"{name}: {exc.strerror}"
         print(f"pawnfence: scan failed: {why}", file=sys.stderr)
         return 2
-    for message in summary.get("engine_gave_up", ()):
+    for message in [*summary.get("engine_failures", ()), *summary.get("engine_gave_up", ())]:
         print(f"pawnfence: {message}", file=sys.stderr)
+    where = escaped(args.out)  # a folder name that is not UTF-8 as escapes
     skipped = (f", {summary['skipped']} EPD lines skipped (not kings and pawns)"
                if summary.get("skipped") else "")
     out.write(f"{summary['positions']} positions ({summary['resumed']} from an earlier run), "
               f"{summary['errors']} malformed games or lines{skipped} (see "
-              f"{args.out}/errors.log)\n")
+              f"{where}/errors.log)\n")
     for cat, n in sorted(summary["categories"].items()):
         out.write(f"  {cat}: {n}\n")
     if judge is not None:
         _print_judge(summary, out)
-    out.write(f"results: {args.out}/results.jsonl   suspects: {args.out}/suspects.epd\n")
+    out.write(f"results: {where}/results.jsonl   suspects: {where}/suspects.epd\n")
     for message in summary["unreadable"]:
         print(f"pawnfence: {message}", file=sys.stderr)
     # the scan's results are kept, but an input it could not read or an engine it had to

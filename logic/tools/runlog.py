@@ -2,21 +2,25 @@
 on restart, and a progress bar with an ETA (``scan`` and ``experiment``).
 
 A killed run loses at most the line being written: :func:`load_rows` cuts a torn last
-line, sets aside every other line that is not a well-formed row (with its line number,
-for the caller's ``errors.log``) and returns the rest, so the same command resumes
-without loss or repetition.
+line, sets aside every other line that is not a well-formed row (its original bytes
+appended to ``NAME.bad`` beside the log, its line number for the caller's
+``errors.log``) and returns the rest, so the same command resumes without loss or
+repetition.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import math
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-__all__ = ["load_rows", "Progress", "shown", "carried_notes", "finite_number"]
+__all__ = ["load_rows", "bad_path", "Progress", "shown", "carried_notes", "finite_number",
+           "route_engine_noise", "ENGINE_LOGGERS"]
 
 
 def finite_number(x: Any) -> bool:
@@ -35,14 +39,22 @@ def shown(text: str, limit: int = 200) -> str:
     return text if len(text) <= limit else f"{text[:limit]}...({len(text) - limit} more)"
 
 
+def bad_path(path: Path) -> Path:
+    """Where :func:`load_rows` keeps the lines of ``path`` it sets aside: ``NAME.bad``."""
+    return path.with_name(path.name + ".bad")
+
+
 def load_rows(path: Path, problem: Callable[[Any], str], errors: list[str]
               ) -> list[dict[str, Any]]:
     """The rows of the JSON-lines file ``path`` (none if it does not exist).  A torn last
     line (no newline: a killed writer) is cut off the file; a line that is not strict
     JSON (UTF-8, no NaN or Infinity), or that ``problem(row)`` rejects (it returns why,
-    or ``""`` for a good row), is reported in ``errors`` as ``PATH:N: set aside, WHY:
-    LINE`` and skipped.  Lines end at ``"\n"`` only (never at a U+2028 or a ``"\x1c"``
-    inside a line)."""
+    or ``""`` for a good row), is appended with its original bytes to ``NAME.bad``
+    (:func:`bad_path`; the caller rewrites ``path`` without it), reported in ``errors``
+    as ``PATH:N: set aside, WHY: LINE (kept in NAME.bad)`` and skipped.  Raises
+    ``OSError`` when the set-aside lines cannot be kept (``path`` must then not be
+    rewritten).  Lines end at ``"\n"`` only (never at a U+2028 or a ``"\x1c"`` inside a
+    line)."""
     if not path.is_file():
         return []
     data = path.read_bytes()
@@ -51,6 +63,8 @@ def load_rows(path: Path, problem: Callable[[Any], str], errors: list[str]
         with open(path, "r+b") as fh:
             fh.truncate(keep)
     rows = []
+    aside: list[bytes] = []
+    bad = bad_path(path)
     for n, raw in enumerate(data[:keep].split(b"\n")[:-1], 1):  # lines end at "\n" only
         try:
             row = json.loads(raw.decode("utf-8"), parse_constant=_not_json)
@@ -63,10 +77,51 @@ def load_rows(path: Path, problem: Callable[[Any], str], errors: list[str]
             why = "JSON nested too deeply"
         if why:
             line = raw.decode("utf-8", errors="replace")
-            errors.append(f"{path}:{n}: set aside, {why}: {shown(line)}")
+            errors.append(f"{path}:{n}: set aside, {why}: {shown(line)} (kept in {bad.name})")
+            aside.append(raw + b"\n")
             continue
         rows.append(row)
+    if aside:
+        with open(bad, "ab") as fh:
+            fh.write(b"".join(aside))
+            fh.flush()
+            os.fsync(fh.fileno())
     return rows
+
+
+#: the loggers of what engines make python-chess and asyncio say (unexpected output, an
+#: info line it cannot parse, a child process reaped elsewhere, a loop already closed)
+ENGINE_LOGGERS = ("chess.engine", "asyncio")
+
+
+def route_engine_noise(path: Path | None) -> Callable[[], None]:
+    """Send the records of :data:`ENGINE_LOGGERS` to the file ``path`` (appended, one
+    line each with the process id; created at the first record; None: dropped) instead
+    of standard error, where each bad line of an engine was a line of noise; returns
+    the function that undoes it.  The failures themselves are the caller's to say, one
+    line each."""
+    handler: logging.Handler
+    if path is None:
+        handler = logging.NullHandler()
+    else:
+        handler = logging.FileHandler(path, encoding="utf-8", errors="backslashreplace",
+                                      delay=True)
+        handler.setFormatter(logging.Formatter(
+            "%(asctime)s pid %(process)d %(name)s %(levelname)s: %(message)s"))
+    saved = []
+    for name in ENGINE_LOGGERS:
+        logger = logging.getLogger(name)
+        saved.append((logger, logger.propagate))
+        logger.addHandler(handler)
+        logger.propagate = False
+
+    def undo() -> None:
+        for logger, propagate in saved:
+            logger.removeHandler(handler)
+            logger.propagate = propagate
+        handler.close()
+
+    return undo
 
 
 def _not_json(name: str) -> None:

@@ -13,7 +13,11 @@ engine.  Output, in ``DIR``:
 * ``suspects.epd``: the interesting positions with ``id`` and a ``c0`` category
   (``claims-blocked-engine-wins``, ``drawish-with-edge-not-detected``,
   ``methods-disagree``) and ``c1`` the engine score;
-* ``errors.log``: malformed games and lines with their location;
+* ``errors.log``: malformed games and lines with their location (a damaged line of
+  ``results.jsonl`` is kept with its original bytes in ``results.jsonl.bad``);
+* ``engine.log``: what python-chess and asyncio say about a failing engine (unexpected
+  output, lines they cannot parse), which would otherwise flood standard error; an
+  engine that fails is one line of the command's output;
 * ``summary.json`` (with ``--judge exact``): the judge's figures per method (false
   positives, confirmed claims, recall against exact, disagreements, exact's unknown
   rate) and the run's throughput (see :mod:`logic.tools.judge`).
@@ -34,7 +38,7 @@ import os
 import socket
 import sys
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -43,7 +47,7 @@ import chess
 import chess.pgn
 
 import logic
-from logic.files import atomic_write_text, make_folder
+from logic.files import atomic_write_text, escaped, make_folder
 from logic.position import open_text, read_epd
 from logic.tools.judge import (
     JudgeConfig,
@@ -54,7 +58,7 @@ from logic.tools.judge import (
     judge_problem,
     summarize,
 )
-from logic.tools.runlog import Progress, carried_notes, load_rows
+from logic.tools.runlog import Progress, carried_notes, load_rows, route_engine_noise
 from logic.uci import Engine, EngineError, IllegalPositionError
 
 __all__ = ["Item", "read_items", "iter_games", "classify_item", "categories", "scan",
@@ -215,13 +219,30 @@ _engine_time = 0.1
 _judge: JudgeConfig | None = None
 
 
+_unroute: Callable[[], None] | None = None
+
+
 def _init_worker(engine_path: str | None, engine_time: float,
-                 judge: JudgeConfig | None = None) -> None:
-    global _engine, _engine_time, _judge
-    _close_engine()
+                 judge: JudgeConfig | None = None, engine_log: str | None = None) -> None:
+    """Set up this process to classify: the engine (started on first use), its time,
+    the judge, and with an engine and ``engine_log`` what python-chess and asyncio say
+    about it routed to that file (:func:`logic.tools.runlog.route_engine_noise`)."""
+    global _engine, _engine_time, _judge, _unroute
+    _end_worker()
     _engine = Engine(engine_path) if engine_path else None
     _engine_time = engine_time
     _judge = judge
+    if engine_path and engine_log:
+        _unroute = route_engine_noise(Path(engine_log))
+
+
+def _end_worker() -> None:
+    """Close the engine and undo the routing of :func:`_init_worker`."""
+    global _unroute
+    _close_engine()
+    if _unroute is not None:
+        _unroute()
+        _unroute = None
 
 
 def _engine_eval(board: chess.Board) -> dict[str, Any] | None:
@@ -254,14 +275,15 @@ def classify_item(item: Item) -> dict[str, Any]:
 
 
 def classify_shard(items: list[Item], engine_path: str | None = None,
-                   engine_time: float = 0.1, judge: JudgeConfig | None = None
-                   ) -> list[dict[str, Any]]:
-    """Classify a shard (the unit of work for Dask)."""
-    _init_worker(engine_path, engine_time, judge)
+                   engine_time: float = 0.1, judge: JudgeConfig | None = None,
+                   engine_log: str | None = None) -> list[dict[str, Any]]:
+    """Classify a shard (the unit of work of a pool worker and of Dask); ``engine_log``:
+    the file the engine's noise goes to (see :func:`_init_worker`)."""
+    _init_worker(engine_path, engine_time, judge, engine_log)
     try:
         return [classify_item(it) for it in items]
     finally:
-        _close_engine()
+        _end_worker()
 
 
 def _close_engine() -> None:
@@ -382,13 +404,15 @@ def scan(
     inputs: Sequence[str | Path], out_dir: str | Path, *, engine: str | None = None,
     engine_time: float = 0.1, jobs: int | None = None, dask_address: str | None = None,
     progress: TextIO | None = sys.stderr, shard_size: int = 200,
-    judge: JudgeConfig | None = None, every: int = 1,
+    judge: JudgeConfig | None = None, every: int = 1, dask_timeout: float = 30.0,
 ) -> dict[str, Any]:
     """Scan ``inputs`` into ``out_dir``; returns a summary (counts per category, errors,
     the messages of input files that could not be read or stopped reading
     (``unreadable``), and with ``judge`` the judge's figures, also written to
     ``summary.json``).  Results of an earlier run are reused when they were made with
-    the same ``judge``; ``every`` keeps every K-th distinct position of the input."""
+    the same ``judge``; ``every`` keeps every K-th distinct position of the input.  A
+    Dask scheduler that does not answer within ``dask_timeout`` seconds is a
+    :class:`ScanError` (the results written so far stay)."""
     out = Path(out_dir)
     make_folder(out)
     results_path = out / "results.jsonl"
@@ -405,7 +429,8 @@ def scan(
     bar.step(len(items) - len(todo), resumed=True)
     start = time.perf_counter()
     with open(results_path, "a", encoding="utf-8") as fh:
-        for row in _run(todo, engine, engine_time, jobs, dask_address, shard_size, judge):
+        for row in _run(todo, engine, engine_time, jobs, dask_address, shard_size, judge,
+                        dask_timeout, str(out / "engine.log")):
             fh.write(json.dumps(row) + "\n")
             fh.flush()
             done[row["key"]] = row
@@ -420,14 +445,15 @@ def scan(
     # input errors are found again by every run; lines set aside from results.jsonl only
     # once, so those of earlier runs are carried over
     kept = carried_notes(out / "errors.log")
-    atomic_write_text(out / "errors.log",
-                      "".join(e + "\n" for e in [*kept, *errors, *skipped]))
+    atomic_write_text(out / "errors.log",  # a file name that is not UTF-8 as escapes
+                      "".join(escaped(e) + "\n" for e in [*kept, *errors, *skipped]))
     gave_up = sorted({str(r["engine"]["error"]) for r in rows
                       if isinstance(r.get("engine"), dict)
                       and "given up" in str(r["engine"].get("error", ""))})
     summary = {"positions": len(rows), "categories": counts, "errors": len(errors),
                "skipped": len(skipped),
                "resumed": len(items) - len(todo), "classified": len(todo),
+               "engine_failures": _engine_failures(rows),
                "engine_gave_up": gave_up, "unreadable": failed}
     if judge is not None:
         summary["judge"] = {**judge.to_dict(), **summarize(
@@ -439,9 +465,34 @@ def scan(
     return summary
 
 
+def _engine_failures(rows: list[dict[str, Any]]) -> list[str]:
+    """One line for an engine that failed on some of ``rows`` without being given up
+    (a given-up engine has its own line), naming it, the number of positions and its
+    most frequent failure; none otherwise.  An illegal position never sent is no failure
+    of the engine."""
+    seen: dict[str, int] = {}
+    for r in rows:
+        eng = r.get("engine")
+        if not isinstance(eng, dict) or "error" not in eng:
+            continue
+        why = str(eng["error"])
+        if "given up" in why:
+            return []
+        if not why.startswith("illegal position not sent"):
+            seen[why] = seen.get(why, 0) + 1
+    if not seen:
+        return []
+    n = sum(seen.values())
+    most = max(seen, key=lambda k: seen[k])
+    return [f"{most} ({n} position{'s' if n > 1 else ''} without an engine score; see "
+            "results.jsonl)"]
+
+
 def _write_suspects(path: Path, rows: list[dict[str, Any]]) -> dict[str, int]:
     """Write every categorised result to the EPD file ``path`` (``id``, ``c0`` category,
-    ``c1`` engine score, ``c2`` the judge's note); returns the count per category."""
+    ``c1`` engine score, ``c2`` the judge's note); returns the count per category.  The
+    ``id`` names the input file; bytes of its name that are not UTF-8 are written as
+    backslash escapes (``\\xff``)."""
     suspects = []
     counts: dict[str, int] = {}
     for r in rows:
@@ -456,7 +507,8 @@ def _write_suspects(path: Path, rows: list[dict[str, Any]]) -> dict[str, int]:
                     if "game" in src else f"{Path(src['file']).name} line {src['line']}")
             if src.get("id") is not None:
                 name += f" id {src['id']}"
-            ops: dict[str, str] = {"id": name, "c0": cat, "c1": f"engine {score}"}
+            # a file name that is not UTF-8 as backslash escapes (EPD is UTF-8 text)
+            ops: dict[str, str] = {"id": escaped(name), "c0": cat, "c1": f"engine {score}"}
             if "exact" in r:
                 ops["c2"] = judge_note(board, r["verdicts"], r["exact"])
             suspects.append(board.epd(**ops))
@@ -470,43 +522,68 @@ class ScanError(RuntimeError):
 
 
 def _run(todo: list[Item], engine: str | None, engine_time: float, jobs: int | None,
-         dask_address: str | None, shard_size: int, judge: JudgeConfig | None = None
+         dask_address: str | None, shard_size: int, judge: JudgeConfig | None = None,
+         dask_timeout: float = 30.0, engine_log: str | None = None
          ) -> Iterable[dict[str, Any]]:
     if dask_address:
         shards = [todo[i:i + shard_size] for i in range(0, len(todo), shard_size)]
-        yield from _run_dask(shards, engine, engine_time, dask_address, judge)
+        yield from _run_dask(shards, engine, engine_time, dask_address, judge, dask_timeout)
         return
     jobs = jobs or os.cpu_count() or 1
     if jobs == 1 or len(todo) < 50:
-        _init_worker(engine, engine_time, judge)
+        _init_worker(engine, engine_time, judge, engine_log)
         try:
             for it in todo:
                 yield classify_item(it)
         finally:
-            _close_engine()
+            _end_worker()
         return
     import multiprocessing as mp
 
     per = 5 if judge is not None else 25  # judged positions take longer: smaller shards
     small = [todo[i:i + per] for i in range(0, len(todo), per)]
     # never more processes than shards of work (a huge --jobs must not start thousands)
-    with mp.get_context("spawn").Pool(min(jobs, len(small)),
-                                      initializer=_ignore_sigint) as pool:
-        for rows in pool.imap_unordered(_shard_star, [(s, engine, engine_time, judge)
-                                                       for s in small]):
+    with mp.get_context("spawn").Pool(min(jobs, len(small)), initializer=_start_worker,
+                                      initargs=(os.getpid(),)) as pool:
+        for rows in pool.imap_unordered(_shard_star, [(s, engine, engine_time, judge,
+                                                        engine_log) for s in small]):
             yield from rows
 
 
-def _ignore_sigint() -> None:
-    """Workers leave Ctrl-C to the parent (which stops the pool and says so once)."""
+def _start_worker(parent: int) -> None:
+    """A pool worker's start: it leaves Ctrl-C to the parent (which stops the pool and
+    says so once) and ends with its parent ``parent`` (see :func:`_watch_parent`)."""
     import signal
+    import threading
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent",
+                     daemon=True).start()
 
 
-def _check_dask_address(address: str) -> None:
+#: seconds between a pool worker's checks that its parent lives
+PARENT_POLL = 0.2
+
+
+def _watch_parent(parent: int, poll: float = PARENT_POLL) -> None:
+    """End this worker, quietly, once its parent ``parent`` is gone (killed by SIGTERM or
+    SIGKILL, it could not stop the pool): the worker's parent then changes.  Its engine
+    is killed first, and the process exits at once (status 0): no shard is finished for
+    nobody, and no result is written into the dead parent's pipe (a BrokenPipeError)."""
+    while os.getppid() == parent:
+        time.sleep(poll)
+    engine = _engine
+    if engine is not None:
+        engine.kill()
+    os._exit(0)
+
+
+def _check_dask_address(address: str, timeout: float = 30.0) -> None:
     """Refuse, before any Dask client exists, an address that is not ``tcp://HOST:PORT``
-    (or bare ``HOST:PORT``) or whose port does not accept a connection."""
+    (or bare ``HOST:PORT``), whose port does not accept a connection, or whose
+    scheduler does not open the handshake within ``timeout`` seconds (a Dask scheduler
+    speaks first; a frozen one, or a port forward to nothing, accepts the connection and
+    stays silent, and Dask's client would wait for it forever)."""
     scheme, sep, rest = address.rpartition("://")
     if sep and scheme != "tcp":
         raise ScanError(f"Dask address {address!r}: only tcp:// scheduler addresses are "
@@ -517,10 +594,28 @@ def _check_dask_address(address: str) -> None:
         raise ScanError(f"Dask address {address!r} is not HOST:PORT (e.g. "
                         "tcp://127.0.0.1:8786)")
     try:
-        socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout=5).close()
+        conn = socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)),
+                                        timeout=min(5.0, timeout))
     except OSError as exc:
         raise ScanError(f"cannot reach the Dask scheduler at {address!r}: "
                         f"{exc.strerror or exc}") from None
+    with conn:
+        conn.settimeout(timeout)
+        try:
+            first = conn.recv(1)
+        except TimeoutError:
+            first = None
+        except OSError as exc:
+            raise ScanError(f"the Dask scheduler at {address!r} dropped the connection: "
+                            f"{exc.strerror or exc}") from None
+    if first is None:
+        raise ScanError(f"the Dask scheduler at {address!r} accepted the connection but did "
+                        f"not answer within {timeout:g} s (frozen, or a port forward to "
+                        "nothing?); the results so far are kept: run the same command "
+                        "again to resume")
+    if not first:
+        raise ScanError(f"the Dask scheduler at {address!r} closed the connection without "
+                        "answering")
 
 
 #: seconds to wait for a first Dask worker before saying so and giving up
@@ -528,16 +623,18 @@ DASK_WORKER_WAIT = 60.0
 
 
 def _run_dask(shards: list[list[Item]], engine: str | None, engine_time: float,
-              address: str, judge: JudgeConfig | None = None) -> Iterable[dict[str, Any]]:
-    """The shards on a Dask cluster; every failure of the cluster is a :class:`ScanError`
-    with one line (results already yielded are kept by the caller)."""
+              address: str, judge: JudgeConfig | None = None, timeout: float = 30.0
+              ) -> Iterable[dict[str, Any]]:
+    """The shards on a Dask cluster; every failure of the cluster (also a scheduler that
+    does not answer within ``timeout`` seconds) is a :class:`ScanError` with one line
+    (results already yielded are kept by the caller)."""
     try:
         from distributed import Client, as_completed
     except ImportError:
         raise ScanError("Dask is not installed: pip install 'pawnfence[dask]'") from None
-    _check_dask_address(address)
+    _check_dask_address(address, timeout)
     try:
-        client = Client(address, timeout="10s")
+        client = Client(address, timeout=f"{timeout}s")
     except Exception as exc:  # noqa: BLE001 - refused, timed out, not a scheduler...
         gc.collect()  # a half-made Client must be finalised now, not inside the next one
         raise ScanError(f"cannot reach the Dask scheduler at {address!r}: "
@@ -560,7 +657,7 @@ def _run_dask(shards: list[list[Item]], engine: str | None, engine_time: float,
                             "again to resume") from None
 
 
-def _shard_star(args: tuple[list[Item], str | None, float, JudgeConfig | None]
+def _shard_star(args: tuple[list[Item], str | None, float, JudgeConfig | None, str | None]
                 ) -> list[dict[str, Any]]:
     return classify_shard(*args)
 

@@ -26,7 +26,7 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import chess
 
@@ -172,12 +172,16 @@ class Analysis:
         job = self._job
         job.wait_until(lambda: job.result is None or job.result.done or job.closed, timeout)
 
-    def _publish(self, ticket: Ticket, message: str = "", **fields: object) -> None:
+    def _publish(self, ticket: Ticket, message: str = "",
+                 fields: dict[str, Any] | None = None) -> None:
+        """The result with ``fields`` replaced and ``message`` added, if ``ticket`` is
+        still the newest request."""
         def change(r: AnalysisResult | None) -> AnalysisResult:
             assert r is not None  # every request starts with its result
+            new = dict(fields or {})
             if message:
-                fields["messages"] = (*r.messages, message)
-            return replace(r, **fields)  # type: ignore[arg-type]
+                new["messages"] = (*r.messages, message)
+            return replace(r, **new)
 
         self._job.publish(ticket, change)
 
@@ -191,13 +195,13 @@ class Analysis:
                 if ticket.cancelled():
                     return
                 r = search_board(board, seconds=seconds, blockage=on)
-                self._publish(ticket, **{key: {"score": r.score_white, "depth": r.depth,
-                                               "pv": r.pv, "blockages": r.blockages}})
+                self._publish(ticket, fields={key: {"score": r.score_white, "depth": r.depth,
+                                                    "pv": r.pv, "blockages": r.blockages}})
         if self._engine is not None and ticket.current():
             self._run_engine(board, ticket, seconds)
         if board.occupied == board.pawns | board.kings and ticket.current():
             self._run_exact(board, ticket)
-        self._publish(ticket, done=True)
+        self._publish(ticket, fields={"done": True})
 
     def _run_exact(self, board: chess.Board, ticket: Ticket) -> None:
         """Both sides' exact verdicts (``EXACT_SECONDS`` a side, cancelled as soon as
@@ -217,7 +221,7 @@ class Analysis:
             if ticket.cancelled():
                 return
             out.append({"side": v.side, "code": v.code, "headline": v.headline})
-        self._publish(ticket, exact=tuple(out))
+        self._publish(ticket, fields={"exact": tuple(out)})
 
     def _run_engine(self, board: chess.Board, ticket: Ticket, seconds: float) -> None:
         engine = self._engine
@@ -236,8 +240,9 @@ class Analysis:
             with self._job.condition:
                 self._busy = False
                 self._job.condition.notify_all()
-        self._publish(ticket, engine={"name": Path(engine.path).name, "score": e.cp,
-                                      "mate": e.mate, "depth": e.depth, "pv": list(e.pv[:8])})
+        self._publish(ticket, fields={"engine": {
+            "name": Path(engine.path).name, "score": e.cp, "mate": e.mate, "depth": e.depth,
+            "pv": list(e.pv[:8])}})
 
     # -- the end ------------------------------------------------------------------------
     def close(self) -> None:

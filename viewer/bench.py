@@ -125,7 +125,8 @@ def run_viewer_bench(out: TextIO, rounds: int = 200, idle_seconds: float = 10.0
             state.edited()
             app.update(0.0)
         edit_ms = min(edit_ms, (time.perf_counter() - t0) / 20 * 1000)
-    state.playback.overlay = type(state).overlay.__get__(state)  # type: ignore[method-assign]
+    shown = state.playback
+    shown.overlay = type(shown).overlay.__get__(shown)  # type: ignore[method-assign]
     cpu, idle_draws = idle_cpu(app, idle_seconds)
     app.close()
     best = logic_ms

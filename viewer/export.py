@@ -183,8 +183,12 @@ class Pixels(NamedTuple):
 
 def gif_pixels(frames: list[pygame.Surface]) -> list[Pixels]:
     """The frames as :class:`Pixels` (pygame's part of a GIF export: the main thread's)."""
-    return [Pixels(f.get_size(), pygame.image.tobytes(f, "RGB"), tuple(f.get_at((0, 0)))[:3])
-            for f in frames]
+    out = []
+    for f in frames:
+        corner = f.get_at((0, 0))
+        out.append(Pixels(size=f.get_size(), rgb=pygame.image.tobytes(f, "RGB"),
+                          pad=(corner.r, corner.g, corner.b)))
+    return out
 
 
 def write_gif(frames: list[Pixels], path: str | Path, *, duration_ms: int = 600,

@@ -14,7 +14,9 @@ Contracts of :class:`Job`:
   returns (requests submitted in between are superseded, never run), and it ends when
   nothing is pending, so an idle job holds no thread and rapid requests pile nothing up;
 * ``run(request, ticket)`` is called in the worker; it polls ``ticket.cancelled()`` to
-  stop early (cancel does not interrupt it otherwise);
+  stop early (cancel does not interrupt it otherwise); an exception it lets out is
+  printed (as an uncaught one in a thread is) and delivers nothing, and the worker goes
+  on with the next request;
 * ``notify`` (if set) is called from the worker after every delivered result, so an
   idle window sleeps until there is something to show (no polling);
 * :meth:`Job.wait_until` blocks on the job's condition (every change of the result,
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
@@ -205,6 +208,8 @@ class Job(Generic[Req, Res, Prog]):
                 self._active = generation
             try:
                 self._run(request, Ticket(self, generation))
+            except Exception:  # a failing request must not take the worker (or the job) down
+                traceback.print_exc()
             finally:
                 with self.condition:
                     if self._active == generation:

@@ -82,6 +82,11 @@ class Outcome(NamedTuple):
     error: str = ""
 
 
+def _appending(out: Outcome) -> Callable[[tuple[Outcome, ...] | None], tuple[Outcome, ...]]:
+    """The outcomes delivered so far, then ``out``."""
+    return lambda got: (*(got or ()), out)
+
+
 class _Request(NamedTuple):
     token: Hashable
     board: chess.Board
@@ -181,6 +186,5 @@ class ProofJob:
                 out = Outcome(req.token, stage, v)
             except Exception as exc:  # bad input must never crash the viewer
                 out = Outcome(req.token, stage, None, f"{type(exc).__name__}: {exc}")
-            if not job.publish(ticket, lambda got, out=out: (*(got or ()), out)) \
-                    or out.error:
+            if not job.publish(ticket, _appending(out)) or out.error:
                 return

@@ -7,8 +7,7 @@ Changing the method, the side or the structure layer changes what is analysed: t
 through :class:`~viewer.state.ViewerState`, which re-runs the detector; everything here
 changes only what is shown.  Invariants: ``method`` is a key of ``logic.METHODS``,
 ``side`` one of :data:`SIDES`, ``tool`` a key of :data:`TOOLS` or one of
-:data:`OTHER_PIECES`; the analysis pane is in the last slot of every dock exactly while
-``search_on``.
+:data:`OTHER_PIECES`.
 """
 
 from __future__ import annotations

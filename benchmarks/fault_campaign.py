@@ -1292,7 +1292,7 @@ def start_as_pawnfence() -> int:
         report.update(notice=self.state.message.text, size=list(self.screen.get_size()))
         self.save_position()
         report.update(message=self.state.message.text,
-                      positions=len(self.state.user_positions))
+                      positions=len(self.state.position.user_positions))
         return close(self)
 
     app_module.App.close = close_and_report
@@ -1338,7 +1338,7 @@ def child(argv: list[str]) -> int:
     elif what == "add":
         app.save_position()
     report["message"] = app.state.message.text
-    report["positions"] = len(app.state.user_positions)
+    report["positions"] = len(app.state.position.user_positions)
     report["size"] = list(app.screen.get_size())
     report["close"] = app.close()
     print(json.dumps(report))
@@ -1706,7 +1706,7 @@ def edit_until_killed(log: Path, interval: float) -> int:
     squares = [chess.square_name(s) for s in chess.SQUARES
                if 2 <= chess.square_rank(s) <= 5 and board.piece_at(s) is None][:12]
     with open(log, "a", encoding="utf-8") as fh:
-        fh.write(f"start {time.monotonic():.4f} {app.state.editor.fen}\n")
+        fh.write(f"start {time.monotonic():.4f} {app.state.position.editor.fen}\n")
         fh.flush()
         k = 0
         while True:
@@ -1718,11 +1718,11 @@ def edit_until_killed(log: Path, interval: float) -> int:
             pygame.event.post(down(pos))
             pygame.event.post(up(pos))
             app.run(seconds=interval)
-            fh.write(f"edit {t:.4f} {app.state.editor.fen}\n")
+            fh.write(f"edit {t:.4f} {app.state.position.editor.fen}\n")
             fh.flush()
             if k % 5 == 0:
                 app.save_position()
-                fh.write(f"added {time.monotonic():.4f} {app.state.editor.fen}\n")
+                fh.write(f"added {time.monotonic():.4f} {app.state.position.editor.fen}\n")
                 fh.flush()
 
 

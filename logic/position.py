@@ -23,7 +23,7 @@ import chess
 __all__ = ["PositionError", "parse_position", "parse_epd_line", "iter_epd", "open_text",
            "bounded_lines", "EpdEntry", "read_epd", "read_positions", "MAX_LINE",
            "PositionFileError", "load_boards", "load_counted", "is_kp",
-           "skipped_note"]
+           "skipped_note", "read_playlist"]
 
 
 class PositionError(ValueError):
@@ -223,6 +223,21 @@ def read_positions(source: str | Path | Iterable[str], *, kp_only: bool = False,
     """The good lines of :func:`read_epd`; with ``kp_only`` only legal king-and-pawn
     boards, with ``unique`` each position (placement and side to move) once."""
     return [e for e in _sift(source, kp_only, unique) if e is not None]
+
+
+def read_playlist(path: str | Path) -> list[tuple[str, str, dict[str, object]]]:
+    """``(name, fen, info)`` per position line of an EPD file (the ``id`` as the name, the
+    other operations as info): the viewer's playlist.  Raises ``ValueError`` when it holds
+    no position and ``OSError`` when it cannot be read."""
+    out = []
+    for e in read_positions(path):
+        assert e.board is not None  # read_positions keeps the good lines only
+        ops = dict(e.ops)
+        ops.pop("id", None)
+        out.append((e.name, e.board.fen(), ops))
+    if not out:
+        raise ValueError(f"no positions in {path}")
+    return out
 
 
 def _sift(source: str | Path | Iterable[str], kp_only: bool, unique: bool

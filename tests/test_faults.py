@@ -372,7 +372,8 @@ def test_bench_scan_reads_games_as_the_scan_does(tmp_path, kind: str, capsys) ->
 
 @pytest.mark.parametrize("command", ["classify", "bench", "experiment", "playlist"])
 def test_a_damaged_gz_is_one_line_not_a_traceback(tmp_path, command: str, capsys) -> None:
-    from viewer.cli import main, read_playlist
+    from logic.position import read_playlist
+    from viewer.cli import main
 
     cut = tmp_path / "cut.epd.gz"
     packed = __import__("gzip").compress((ROOT / "assets" / "bench.epd").read_bytes())

@@ -44,7 +44,7 @@ def centre(app: App, name: str) -> tuple[int, int]:
     left, top, sq = board_geometry(app.layout.board)
     s = chess.parse_square(name)
     f, r = chess.square_file(s), chess.square_rank(s)
-    if app.state.flipped:
+    if app.state.options.flipped:
         f, r = 7 - f, 7 - r
     return left + f * sq + sq // 2, top + (7 - r) * sq + sq // 2
 
@@ -71,21 +71,21 @@ def frames(app: App, *batches) -> None:
 
 def test_click_places_and_toggles_a_pawn(app: App) -> None:
     frames(app, [key(pygame.K_2, unicode="2")], [down(centre(app, "c3")), up(centre(app, "c3"))])
-    assert app.state.editor.board.piece_at(chess.C3) == chess.Piece.from_symbol("P")
+    assert app.state.position.editor.board.piece_at(chess.C3) == chess.Piece.from_symbol("P")
     frames(app, [down(centre(app, "c3")), up(centre(app, "c3"))])  # same piece: removed
-    assert app.state.editor.board.piece_at(chess.C3) is None
+    assert app.state.position.editor.board.piece_at(chess.C3) is None
 
 
 def test_drag_moves_a_piece_and_off_board_deletes(app: App) -> None:
     frames(app, [down(centre(app, "d2"))], [motion(centre(app, "c2"))], [up(centre(app, "c2"))])
-    assert app.state.editor.board.king(chess.WHITE) == chess.C2
+    assert app.state.position.editor.board.king(chess.WHITE) == chess.C2
     frames(app, [down(centre(app, "f3"))], [motion((5, 5))], [up((5, 5))])
-    assert app.state.editor.board.piece_at(chess.F3) is None
+    assert app.state.position.editor.board.piece_at(chess.F3) is None
 
 
 def test_right_click_deletes(app: App) -> None:
     frames(app, [down(centre(app, "h4"), button=3), up(centre(app, "h4"), button=3)])
-    assert app.state.editor.board.piece_at(chess.H4) is None
+    assert app.state.position.editor.board.piece_at(chess.H4) is None
 
 
 def test_painted_pawn_chain_is_one_undo_step(app: App) -> None:
@@ -94,67 +94,69 @@ def test_painted_pawn_chain_is_one_undo_step(app: App) -> None:
     batches += [[motion(centre(app, s))] for s in squares[1:]]
     batches += [[up(centre(app, squares[-1]))]]
     frames(app, *batches)
-    board = app.state.editor.board
+    board = app.state.position.editor.board
     assert all(board.piece_at(chess.parse_square(s)) == chess.Piece.from_symbol("p")
                for s in squares)
     frames(app, [key(pygame.K_z, mod=pygame.KMOD_CTRL)])
-    assert app.state.editor.fen == WIKI
+    assert app.state.position.editor.fen == WIKI
     frames(app, [key(pygame.K_y, mod=pygame.KMOD_CTRL)])
-    assert app.state.editor.board.piece_at(chess.D3) == chess.Piece.from_symbol("p")
+    assert app.state.position.editor.board.piece_at(chess.D3) == chess.Piece.from_symbol("p")
 
 
 def test_paste_fen_and_bad_paste_keeps_the_board(app: App) -> None:
     clipboard.put_text(D16)
     frames(app, [key(pygame.K_v, mod=pygame.KMOD_CTRL)])
-    assert app.state.editor.fen == D16
-    assert app.state.verdict.headline == "White cannot win: blockage (paper 3.4)"
+    assert app.state.position.editor.fen == D16
+    assert app.state.playback.verdict.headline == "White cannot win: blockage (paper 3.4)"
     clipboard.put_text("this is not a fen")
     frames(app, [key(pygame.K_v, mod=pygame.KMOD_CTRL)])
-    assert app.state.editor.fen == D16
+    assert app.state.position.editor.fen == D16
     assert "Not loaded" in app.state.message.text and "this is not a fen" in app.state.message.text
     frames(app, [key(pygame.K_c, mod=pygame.KMOD_CTRL)])
     assert clipboard.get_text() == D16
 
 
 def test_timeline_keys_and_playback(app: App) -> None:
-    n = app.state.timeline.count
-    assert n > 10 and app.state.timeline.index is None
+    n = app.state.playback.timeline.count
+    assert n > 10 and app.state.playback.timeline.index is None
     frames(app, [key(pygame.K_RIGHT)], [key(pygame.K_RIGHT)], [key(pygame.K_RIGHT)])
-    assert app.state.timeline.index == 2
+    assert app.state.playback.timeline.index == 2
     assert app.panel.step_label.text.startswith(f"step 3 of {n}")
     frames(app, [key(pygame.K_END)])
-    assert app.state.timeline.index == n - 1
+    assert app.state.playback.timeline.index == n - 1
     frames(app, [key(pygame.K_HOME)])
-    assert app.state.timeline.index == 0
-    app.state.timeline.set_speed(6.0)
+    assert app.state.playback.timeline.index == 0
+    app.state.playback.timeline.set_speed(6.0)
     frames(app, [key(pygame.K_SPACE)], *[[] for _ in range(30)])  # 0.5 s at 60 fps
-    assert app.state.timeline.playing and app.state.timeline.index == 3
+    assert app.state.playback.timeline.playing and app.state.playback.timeline.index == 3
     frames(app, [key(pygame.K_ESCAPE)])
-    assert app.state.timeline.index is None
+    assert app.state.playback.timeline.index is None
 
 
 def test_switching_method_and_side_keeps_the_step(app: App) -> None:
     frames(app, [key(pygame.K_RIGHT)] * 1, [key(pygame.K_RIGHT)], [key(pygame.K_RIGHT)])
     frames(app, [key(pygame.K_m)])
-    assert app.state.method == "flood" and app.state.timeline.index == 2
-    assert app.state.verdict.method == "flood"
+    assert app.state.options.method == "flood" and app.state.playback.timeline.index == 2
+    assert app.state.playback.verdict.method == "flood"
     frames(app, [key(pygame.K_s)])
     state = app.state
-    assert state.side == "black" and state.timeline.index == 2 and not state.verdict.color
+    assert state.options.side == "black" and state.playback.timeline.index == 2 \
+        and not state.playback.verdict.color
 
 
 def test_editing_while_playing_returns_to_live(app: App) -> None:
     frames(app, [key(pygame.K_SPACE)], [], [])
-    assert app.state.timeline.playing
+    assert app.state.playback.timeline.playing
     frames(app, [key(pygame.K_2, unicode="2")], [down(centre(app, "a2")), up(centre(app, "a2"))])
-    assert app.state.timeline.index is None and not app.state.timeline.playing
+    assert app.state.playback.timeline.index is None and not app.state.playback.timeline.playing
 
 
 def test_edit_reanalyses_in_the_same_frame(app: App) -> None:
-    assert app.state.verdict.blocked
+    assert app.state.playback.verdict.blocked
     # White's king carried above the fence: the blockage is gone in the same frame
     frames(app, [down(centre(app, "d2"))], [motion(centre(app, "a7"))], [up(centre(app, "a7"))])
-    assert not app.state.verdict.blocked and "not below the fence" in app.state.verdict.reason
+    v = app.state.playback.verdict
+    assert not v.blocked and "not below the fence" in v.reason
 
 
 def test_resize_rebuilds_the_layout(app: App) -> None:
@@ -163,18 +165,19 @@ def test_resize_rebuilds_the_layout(app: App) -> None:
     left, top, sq = board_geometry(app.layout.board)
     assert sq < 80 and app.panel.fen_entry.rect.right <= 900
     frames(app, [down(centre(app, "d2"))], [motion(centre(app, "e2"))], [up(centre(app, "e2"))])
-    assert app.state.editor.board.king(chess.WHITE) == chess.E2
+    assert app.state.position.editor.board.king(chess.WHITE) == chess.E2
 
 
 def test_flip_and_settings_come_back(home, tmp_path) -> None:
     a = App(Settings(fen=D16), size=(1280, 860))
     frames(a, [key(pygame.K_f)], [key(pygame.K_m)])
-    assert a.state.flipped
+    assert a.state.options.flipped
     assert a.close() is None
     s = load_settings()
     assert s.fen == D16 and s.flipped and s.method == "flood"
     b = App(s, size=(1280, 860))
-    assert b.state.editor.fen == D16 and b.state.flipped and b.state.method == "flood"
+    assert b.state.position.editor.fen == D16 and b.state.options.flipped \
+        and b.state.options.method == "flood"
     pygame.display.quit()
 
 
@@ -185,7 +188,7 @@ def test_exports_png_and_gif(app: App, tmp_path) -> None:
     gif = app.export_gif()
     assert png and png.is_file() and Image.open(png).size[0] == 720
     with Image.open(gif) as im:
-        assert im.n_frames == app.state.timeline.count + 1
+        assert im.n_frames == app.state.playback.timeline.count + 1
 
 
 def test_unwritable_export_folder_gives_a_message(app: App, tmp_path) -> None:
@@ -196,9 +199,9 @@ def test_unwritable_export_folder_gives_a_message(app: App, tmp_path) -> None:
 
 
 def test_diagram_library_selection_shows_caption_and_stated_verdict(app: App) -> None:
-    d = next(d for d in app.state.diagrams if d.id == "paper-12")
+    d = next(d for d in app.state.position.diagrams if d.id == "paper-12")
     app.state.load_diagram(d)
-    assert app.state.editor.fen == d.fen
+    assert app.state.position.editor.fen == d.fen
     html = caption_html(app.state)
     assert "paper-12" in html and "Stated: blocked (paper 3.2)" in html
     assert "pawnfence (white): blocked (paper 3.2)" in html
@@ -206,9 +209,9 @@ def test_diagram_library_selection_shows_caption_and_stated_verdict(app: App) ->
 
 def test_help_overlay_toggles(app: App) -> None:
     frames(app, [key(pygame.K_h)])
-    assert app.state.show_help
+    assert app.state.options.show_help
     frames(app, [key(pygame.K_ESCAPE)])
-    assert not app.state.show_help
+    assert not app.state.options.show_help
 
 
 def _compare(surface, name: str, regen: bool, tolerance: float = 2.0) -> None:
@@ -233,8 +236,9 @@ def _board_area(app: App, size: tuple[int, int] = (852, 682)):
     window had at 1280x860 when these references were made)."""
     surf = pygame.Surface(size)
     surf.fill(app.painter.colours["background"])
-    app.painter.render_board(surf, surf.get_rect(), app.state.editor.board,
-                             overlay=app.state.overlay(), flipped=app.state.flipped)
+    app.painter.render_board(surf, surf.get_rect(), app.state.position.editor.board,
+                             overlay=app.state.playback.overlay(),
+                             flipped=app.state.options.flipped)
     return surf
 
 
@@ -281,9 +285,9 @@ def test_render_command_writes_png_and_gif(tmp_path) -> None:
 def test_kpk_position_shows_verdict_rule_square_and_key_squares(app: App) -> None:
     app.state.load_fen("8/8/8/8/7k/8/P7/K7 w - - 0 1")
     frames(app, [])
-    assert app.state.kpk == {"result": "win", "side": "white", "rule": "outside-square*",
-                       "rule_text": app.state.kpk["rule_text"]}
-    overlay = app.state.overlay()
+    assert app.state.playback.kpk == {"result": "win", "side": "white", "rule": "outside-square*",
+                       "rule_text": app.state.playback.kpk["rule_text"]}
+    overlay = app.state.playback.overlay()
     assert overlay.kpk_keys == chess.BB_B7 | chess.BB_B8  # rook pawn: b7, b8
     assert overlay.kpk_square >> chess.A8 & 1 and overlay.kpk_square >> chess.F3 & 1
     assert not overlay.kpk_square >> chess.H4 & 1  # Black's king is outside the square
@@ -293,13 +297,14 @@ def test_kpk_position_shows_verdict_rule_square_and_key_squares(app: App) -> Non
 def test_position_is_saved_soon_after_an_edit_without_closing(app: App, home) -> None:
     frames(app, [key(pygame.K_2, unicode="2")], [down(centre(app, "a3")), up(centre(app, "a3"))])
     frames(app, *[[] for _ in range(70)])
-    assert load_settings().fen == app.state.editor.fen and "P" in load_settings().fen.split("/")[5]
+    assert load_settings().fen == app.state.position.editor.fen \
+        and "P" in load_settings().fen.split("/")[5]
 
 
 def test_search_panel_with_a_missing_engine_gives_a_message(home) -> None:
     a = App(Settings(fen=D16, engine="/nonexistent/engine"), size=(1280, 860))
     frames(a, [key(pygame.K_e)])
-    assert a.state.search_on
+    assert a.state.options.search_on
     a.analysis.wait(20)
     frames(a, [])
     html = caption_html(a.state, a.analysis.result)
@@ -325,25 +330,25 @@ def test_search_panel_runs_stockfish_when_present(home) -> None:
 
 
 def test_playlist_steps_through_scan_suspects(home, tmp_path) -> None:
+    from logic.position import read_playlist
     from logic.tools.scan import scan
-    from viewer.cli import read_playlist
 
     data = Path(__file__).parent / "data" / "scan"
     scan([str(data / "games.pgn")], tmp_path / "scan", jobs=1, progress=None)
     cases = read_playlist(str(tmp_path / "scan" / "suspects.epd"))
     a = App(Settings(), size=(1280, 860), playlist=cases)
     frames(a, [])
-    assert a.state.editor.fen == cases[0][1]
+    assert a.state.position.editor.fen == cases[0][1]
     html = caption_html(a.state, a.analysis.result)
     assert "category: <b>methods-disagree</b>" in html
     assert f"{METHODS['paper'].label}: White blocked" in html
     assert f"{METHODS['flood'].label}: White open" in html
     frames(a, [key(pygame.K_n)])
-    assert a.state.playlist_index == 1 and a.state.editor.fen == cases[1][1]
+    assert a.state.position.playlist_index == 1 and a.state.position.editor.fen == cases[1][1]
     frames(a, [key(pygame.K_PAGEUP)])
-    assert a.state.playlist_index == 0
+    assert a.state.position.playlist_index == 0
     frames(a, [key(pygame.K_SPACE)], [], [])
-    assert a.state.timeline.playing  # the full trace plays for each case
+    assert a.state.playback.timeline.playing  # the full trace plays for each case
     pygame.display.quit()
 
 
@@ -358,7 +363,8 @@ def test_playlist_chosen_in_the_viewer(app: App, tmp_path) -> None:
                                ui_element=app.file_dialog)
     frames(app, [event])
     state = app.state
-    assert state.playlist and state.editor.fen == D16 and "1 cases" in state.message.text
+    assert state.position.playlist and state.position.editor.fen == D16 \
+        and "1 cases" in state.message.text
     bad = tmp_path / "empty.epd"
     bad.write_text("# nothing\n")
     assert not app.open_playlist(str(bad)) and "Not opened" in app.state.message.text
@@ -369,7 +375,7 @@ def test_typing_in_the_fen_field_is_not_a_shortcut(app: App) -> None:
     frames(app, [down(pos), up(pos)])
     assert app.panel.fen_entry.is_focused
     frames(app, [key(pygame.K_f, unicode="f")])
-    assert not app.state.flipped  # "f" went into the text, not to the flip shortcut
+    assert not app.state.options.flipped  # "f" went into the text, not to the flip shortcut
 
 
 @pytest.mark.parametrize("method", list(METHODS))
@@ -377,14 +383,14 @@ def test_every_method_of_the_menu_comes_back_from_the_settings(home, method: str
     """Whatever method the menu was left on (the exact prover included), the next start
     takes it from settings.json without calling the file bad."""
     a = App(Settings(fen=D16), size=(1280, 860))
-    while a.state.method != method:
+    while a.state.options.method != method:
         frames(a, [key(pygame.K_m)])
     assert a.close() is None
     loaded = load_settings_checked()
     assert loaded.settings.method == method and not loaded.problems, loaded
     assert not any(home.rglob("settings.json.bad"))
     b = App(loaded.settings, size=(1280, 860))
-    assert b.state.method == method
+    assert b.state.options.method == method
     b.close()
     pygame.display.quit()
 
@@ -400,7 +406,7 @@ def test_step_list_always_shows_the_verdict_on_show(app: App) -> None:
     from viewer.components import StepList
     from viewer.render import Painter
 
-    app.state.show_pane(0, "steps", 1)
+    app.state.options.show_pane(0, "steps", 1)
     frames(app, [])
     rng = random.Random(5)
     squares = ["c3", "e3", "g3", "a3", "h3", "b2", "c2", "e2", "g2", "d3", "f3"]
@@ -414,7 +420,7 @@ def test_step_list_always_shows_the_verdict_on_show(app: App) -> None:
         else:
             pos = centre(app, rng.choice(squares))
             frames(app, [down(pos), up(pos)])
-        if not logic.METHODS[app.state.method].static:  # exact: its own tests
+        if not logic.METHODS[app.state.options.method].static:  # exact: its own tests
             frames(app, [key(pygame.K_m, unicode="m")])
         rect = app.steps.rect
         assert rect.width > 0 and rect.height > 0
@@ -427,7 +433,7 @@ def test_step_list_always_shows_the_verdict_on_show(app: App) -> None:
         fresh.draw(want)
         painter.cached = keep
         assert pygame.image.tobytes(drawn.subsurface(rect), "RGB") == \
-            pygame.image.tobytes(want.subsurface(rect), "RGB"), app.state.editor.fen
+            pygame.image.tobytes(want.subsurface(rect), "RGB"), app.state.position.editor.fen
 
 
 def test_every_frame_paints_every_pixel_after_switching_panes(app: App) -> None:

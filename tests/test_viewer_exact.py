@@ -58,7 +58,7 @@ def make(home, fen: str, size=(1280, 860), **settings) -> App:
 def until_proved(a: App, seconds: float = 30.0) -> None:
     """Run frames until both sides' verdicts are in (the job ran in the background)."""
     deadline = time.monotonic() + seconds
-    while a.state.verdict is None or a.state.other is None:
+    while a.state.playback.verdict is None or a.state.playback.other is None:
         assert time.monotonic() < deadline, window_banner(a.state)
         frames(a, [])
         time.sleep(0.02)
@@ -84,7 +84,7 @@ def test_exact_is_the_third_method_of_menu_keys_and_help(home) -> None:
     seen = []
     for _ in range(len(logic.METHODS)):
         frames(a, [key(pygame.K_m, unicode="m")])
-        seen.append(a.state.method)
+        seen.append(a.state.options.method)
     assert seen == [*list(logic.METHODS)[1:], "paper"]
     assert seen[:2] == ["flood", "exact"]
     lines = help_lines()
@@ -96,28 +96,28 @@ def test_exact_is_the_third_method_of_menu_keys_and_help(home) -> None:
 def test_exact_from_the_menu_proves_the_blockage(home) -> None:
     a = make(home, WALL)
     choose_method(a, "exact")
-    assert a.state.method == "exact" and a.panel.method_menu.selected_option[0].startswith(
+    assert a.state.options.method == "exact" and a.panel.method_menu.selected_option[0].startswith(
         "exact")
     until_proved(a)
     b = window_banner(a.state)
     assert b.kind == "blocked" and b.head.startswith("White cannot win — proved (exact: ")
     assert "Black cannot win — proved" in " ".join(x.text for x in b.blocks)
-    ov = a.state.overlay()  # the live view: the defending king's squares, H
-    assert ov.kingmap == a.state.verdict.king_mask and ov.kingmap_holds and ov.kingmap
+    ov = a.state.playback.overlay()  # the live view: the defending king's squares, H
+    assert ov.kingmap == a.state.playback.verdict.king_mask and ov.kingmap_holds and ov.kingmap
     assert chess.E8 in chess.SquareSet(ov.kingmap) and not ov.kingmap & chess.BB_RANK_1
     assert EXACT_HOLDS in a.state.legend() and EXACT_BREAKS in a.state.legend()
     assert a.layout.legend.height > 0
     a.close()
-    assert not a.state.proof.alive()
+    assert not a.state.proof.job.alive()
 
 
 def test_fine70_breaks_through_and_its_moves_are_positions_with_labelled_arrows(home) -> None:
     a = make(home, FINE70, method="exact")
     until_proved(a)
-    v = a.state.verdict
+    v = a.state.playback.verdict
     b = window_banner(a.state)
     assert b.kind == "open" and b.head.startswith("White breaks through: 1. Kb1!")
-    ov = a.state.overlay()
+    ov = a.state.playback.overlay()
     assert not ov.kingmap_holds and ov.kingmap == v.king_mask and chess.A1 in \
         chess.SquareSet(ov.kingmap)
     assert ov.arrow == (chess.A1, chess.B1, "Kb1")  # the line's first move, live
@@ -125,17 +125,17 @@ def test_fine70_breaks_through_and_its_moves_are_positions_with_labelled_arrows(
     assert kinds[0] == "exact-structure" and "exact-move" in kinds and kinds[-1] == "verdict"
     # the structures one by one: ghost pawns instead of the board's
     frames(a, [key(pygame.K_RIGHT)])
-    ov = a.state.overlay()
+    ov = a.state.playback.overlay()
     step = v.steps[0]
     assert ov.ghosts == (step.board("structure_white"), step.board("structure_black"))
     assert ov.kingmap == 0 and window_banner(a.state).head.endswith(step.text)
     # on to the first move of the line (real key presses), then one more
     first = kinds.index("exact-move")
     frames(a, *[[key(pygame.K_RIGHT)] for _ in range(first)])
-    assert a.state.timeline.index == first
+    assert a.state.playback.timeline.index == first
     for k in (first, first + 1):
         step = v.steps[k]
-        ov = a.state.overlay()
+        ov = a.state.playback.overlay()
         assert ov.fen == step.fact("fen") and ov.ghosts is None and ov.kingmap == 0
         assert ov.arrow == (step.fact("from"), step.fact("to"), step.fact("san"))
         assert window_banner(a.state).head == f"{step.phase}: {step.text}"
@@ -148,7 +148,7 @@ def test_fine70_breaks_through_and_its_moves_are_positions_with_labelled_arrows(
         diff = sum(1 for x in range(grid.left, grid.right, 3) for y in range(grid.top,
                    grid.bottom, 3) if a.screen.get_at((x, y)) != want.get_at((x, y)))
         assert diff == 0
-        assert a.state.editor.fen.startswith("8/k7/3p4/p2P1p2/P2P1P2/8/8/K7")
+        assert a.state.position.editor.fen.startswith("8/k7/3p4/p2P1p2/P2P1P2/8/8/K7")
         frames(a, [key(pygame.K_RIGHT)])
     assert v.steps[first].fact("san") == "Kb1"
     a.close()
@@ -157,8 +157,8 @@ def test_fine70_breaks_through_and_its_moves_are_positions_with_labelled_arrows(
 def test_progress_in_the_banner_and_the_board_stays_editable(home) -> None:
     a = make(home, SLOW, method="exact")
     frames(a, [], [])
-    p = a.state.proving()
-    assert p is not None and a.state.verdict is None
+    p = a.state.proof.proving()
+    assert p is not None and a.state.playback.verdict is None
     b = window_banner(a.state)
     assert b.kind == "busy" and b.head.startswith("Exact: proving for White … ")
     assert " structures, " in b.head and b.head.endswith(" s")
@@ -166,8 +166,8 @@ def test_progress_in_the_banner_and_the_board_stays_editable(home) -> None:
     assert a.export_png() is None and "still working" in a.state.message.text
     # an edit while proving: the job is superseded, the board changed at once
     frames(a, [down(centre(a, "e8")), motion(centre(a, "d8")), up(centre(a, "d8"))])
-    assert a.state.editor.board.king(chess.BLACK) == chess.D8
-    assert a.state.proving() is not None and a.state.proving().token != p.token
+    assert a.state.position.editor.board.king(chess.BLACK) == chess.D8
+    assert a.state.proof.proving() is not None and a.state.proof.proving().token != p.token
     assert _proof_threads() <= 1
     a.close()
 
@@ -176,44 +176,44 @@ def test_esc_cancels_and_no_thread_is_left(home) -> None:
     before = _proof_threads()
     a = make(home, SLOW, method="exact")
     frames(a, [], [])
-    assert a.state.proving() is not None and a.state.proof.alive()
+    assert a.state.proof.proving() is not None and a.state.proof.job.alive()
     frames(a, [key(pygame.K_ESCAPE)], [])
-    assert a.state.proving() is None and a.state.verdict is None
+    assert a.state.proof.proving() is None and a.state.playback.verdict is None
     b = window_banner(a.state)
     assert b.head.startswith("Exact: no verdict — cancelled while proving for White after")
     deadline = time.monotonic() + 2.0
-    while a.state.proof.alive() and time.monotonic() < deadline:
+    while a.state.proof.job.alive() and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert not a.state.proof.alive() and _proof_threads() == before
+    assert not a.state.proof.job.alive() and _proof_threads() == before
     # R proves again
     frames(a, [key(pygame.K_r, unicode="r")])
-    assert a.state.proving() is not None and not a.state.proof_note
+    assert a.state.proof.proving() is not None and not a.state.proof.note
     a.close()
-    assert not a.state.proof.alive()
+    assert not a.state.proof.job.alive()
 
 
 def test_an_edit_cancels_and_a_stale_result_never_lands(home) -> None:
     before = _proof_threads()
     a = make(home, SLOW, method="exact")
     frames(a, [], [])
-    assert a.state.proving() is not None
+    assert a.state.proof.proving() is not None
     # a white queen: no longer a king-and-pawn position, decided in the frame
-    a.state.select_tool("Q")
+    a.state.options.select_tool("Q")
     frames(a, [down(centre(a, "d4")), up(centre(a, "d4"))], [])
-    assert a.state.verdict is not None and a.state.verdict.status == "pieces"
-    assert a.state.proving() is None
+    assert a.state.playback.verdict is not None and a.state.playback.verdict.status == "pieces"
+    assert a.state.proof.proving() is None
     deadline = time.monotonic() + 2.0
-    while a.state.proof.alive() and time.monotonic() < deadline:
+    while a.state.proof.job.alive() and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert not a.state.proof.alive(), "the cancelled job's thread is still alive"
+    assert not a.state.proof.job.alive(), "the cancelled job's thread is still alive"
     assert _proof_threads() == before
     frames(a, [], [])
-    assert a.state.verdict.status == "pieces"  # nothing of the old job landed
+    assert a.state.playback.verdict.status == "pieces"  # nothing of the old job landed
     # Fine #70 and at once another board: what arrives is for the board on show
     a.state.load_fen(FINE70)
     frames(a, [key(pygame.K_2, unicode="2")], [down(centre(a, "h2")), up(centre(a, "h2"))])
     until_proved(a)
-    assert a.state.verdict.detail.fen == a.state.editor.board.fen()
+    assert a.state.playback.verdict.detail.fen == a.state.position.editor.board.fen()
     a.close()
 
 
@@ -226,17 +226,17 @@ def test_rapid_edits_keep_one_job_and_one_thread(home) -> None:
         frames(a, [down(sq), up(sq)])
         assert _proof_threads() <= 1 and threading.active_count() <= before + 1
     a.close()
-    assert not a.state.proof.alive() and threading.active_count() <= before
+    assert not a.state.proof.job.alive() and threading.active_count() <= before
 
 
 def test_a_proving_window_sleeps_but_shows_progress(home) -> None:
     a = make(home, SLOW, method="exact")
     a.run(seconds=0.8)  # the half second after input ends
     before = a.draws
-    n0 = a.state.proving().structures
+    n0 = a.state.proof.proving().structures
     a.run(seconds=1.2)
     assert 2 <= a.draws - before <= 8  # four times a second, not every frame
-    assert a.state.proving().structures > n0
+    assert a.state.proof.proving().structures > n0
     a.close()
 
 
@@ -253,7 +253,7 @@ def test_code_pane_has_the_exact_listing_and_follows_its_steps(home) -> None:
     for k in range(3):
         frames(a, [key(pygame.K_RIGHT)])
         got, cur, _prev = a.code.current()
-        assert got is listing and cur == line_of(listing, a.state.verdict.steps[k])
+        assert got is listing and cur == line_of(listing, a.state.playback.verdict.steps[k])
     # scrolled far past the end (the wheel only stopped at the top): the listing's last
     # line is the pane's last, no empty half below it
     a.code.scroll = 10**6
@@ -401,25 +401,26 @@ def test_r_after_an_unknown_proves_again_with_twice_the_time(home, monkeypatch) 
     monkeypatch.setattr(method, "decide_board", spy)
     a = make(home, SLOW, method="exact")
     until_proved(a)
-    assert a.state.verdict.status == "unknown" and set(asked) == {None}
+    assert a.state.playback.verdict.status == "unknown" and set(asked) == {None}
     assert "R: twice the time" in window_banner(a.state).blocks[1].text
-    from viewer.export import frame_of
+    from viewer.frame import frame_of
     from viewer.text import frame_banner
 
     f = frame_of(a.state)  # an export of the window has no key hint
     assert "R:" not in " ".join(b.text for b in frame_banner(f.verdict, f.other).blocks)
     frames(a, [key(pygame.K_r, unicode="r")])
-    assert a.state.proof_seconds == pytest.approx(0.4) and "0.4 s a side" in \
+    assert a.state.proof.seconds == pytest.approx(0.4) and "0.4 s a side" in \
         a.state.message.text
     until_proved(a)
-    assert a.state.verdict.status == "unknown" and a.state.verdict.detail.result.ran_out == "time"
+    v = a.state.playback.verdict
+    assert v.status == "unknown" and v.detail.result.ran_out == "time"
     assert asked[-1] == pytest.approx(0.4)
-    before = a.state.editor.fen
+    before = a.state.position.editor.fen
     asked.clear()
     frames(a, [down(centre(a, "d2")), up(centre(a, "d2"))])  # an edit: the d2-pawn off
-    assert a.state.editor.fen != before
+    assert a.state.position.editor.fen != before
     until_proved(a)
-    assert a.state.proof_seconds is None and asked and set(asked) == {None}
+    assert a.state.proof.seconds is None and asked and set(asked) == {None}
 
 
 def test_r_is_not_offered_once_the_structure_ceiling_ended_the_proof(home, monkeypatch) -> None:
@@ -433,8 +434,8 @@ def test_r_is_not_offered_once_the_structure_ceiling_ended_the_proof(home, monke
         monkeypatch.setattr(mod, name, 300)
     a = make(home, SLOW, method="exact")
     until_proved(a)
-    r = a.state.verdict.detail.result
-    assert a.state.verdict.status == "unknown" and r.ran_out == "structures"
+    r = a.state.playback.verdict.detail.result
+    assert a.state.playback.verdict.status == "unknown" and r.ran_out == "structures"
     # at most the 300 (the call stops before an expansion that would outgrow what is
     # left, so where it stops depends on which strategy the clock stepped last)
     assert 0 < r.structures <= 300 and not a.state.can_prove_longer()
@@ -442,7 +443,7 @@ def test_r_is_not_offered_once_the_structure_ceiling_ended_the_proof(home, monke
     assert f"structure budget ran out: {r.structures:,} solves" in " ".join(
         b.text for b in window_banner(a.state).blocks)
     frames(a, [key(pygame.K_r, unicode="r")])
-    assert a.state.proof_seconds is None and "most structures" in a.state.message.text
+    assert a.state.proof.seconds is None and "most structures" in a.state.message.text
 
 
 def test_a_gif_from_the_dialog_is_encoded_while_the_window_goes_on(home, tmp_path) -> None:
@@ -461,7 +462,7 @@ def test_a_gif_from_the_dialog_is_encoded_while_the_window_goes_on(home, tmp_pat
                                   ui_element=a.file_dialog)])
     assert a.exporter.busy and "Saving the GIF" in a.state.message.text
     frames(a, [key(pygame.K_f, unicode="f")])
-    assert a.state.flipped  # the window took a key while the GIF was being encoded
+    assert a.state.options.flipped  # the window took a key while the GIF was being encoded
     deadline = time.monotonic() + 60
     while a.exporter.busy:
         assert time.monotonic() < deadline
@@ -469,7 +470,7 @@ def test_a_gif_from_the_dialog_is_encoded_while_the_window_goes_on(home, tmp_pat
         time.sleep(0.05)
     assert a.state.message.text.startswith(f"Saved {target}")
     with Image.open(target) as im:
-        assert im.n_frames == len(a.state.verdict.steps) + 1
+        assert im.n_frames == len(a.state.playback.verdict.steps) + 1
     second = tmp_path / "second.gif"
     a.exporter.export("gif", second, background=True)
     a.close()  # waits for the encoding

@@ -74,11 +74,11 @@ def test_continuous_edits_are_saved_at_least_once_a_second(home) -> None:
     edits: list[tuple[int, str]] = []  # (frame of the edit, position after it)
     for sq in squares[:12]:  # a click every half second for six seconds
         frames(a, [down(centre(a, sq)), up(centre(a, sq))], *[[] for _ in range(28)])
-        edits.append((a.frame - 29, a.state.editor.fen))
+        edits.append((a.frame - 29, a.state.position.editor.fen))
     add = _library_button(a, "add")
-    added = a.state.editor.fen
+    added = a.state.position.editor.fen
     frames(a, [down(add), up(add)], *[[] for _ in range(5)])
-    assert a.state.user_positions, a.state.message.text
+    assert a.state.position.user_positions, a.state.message.text
     kill = a.frame
     pygame.display.quit()  # killed: no close(), no final save
     saved = load_settings().fen
@@ -87,8 +87,8 @@ def test_continuous_edits_are_saved_at_least_once_a_second(home) -> None:
     lost = edits[fens.index(saved) + 1:]
     assert not lost or lost[0][0] >= kill - 60, f"{len(lost)} edits lost, over a second"
     b = App(load_settings(), size=(1280, 860))
-    assert b.state.editor.fen == saved
-    assert [fen for _n, fen in b.state.user_positions] == [added]  # the list survived
+    assert b.state.position.editor.fen == saved
+    assert [fen for _n, fen in b.state.position.user_positions] == [added]  # the list survived
     pygame.display.quit()
 
 
@@ -110,9 +110,9 @@ def test_illegal_position_is_never_sent_to_an_engine(home, tmp_path) -> None:
     threads = _analysis_threads()
     # White's king dragged next to Black's (f8): kings adjacent
     frames(a, [down(centre(a, "d1"))], [motion(centre(a, "e7"))], [up(centre(a, "e7"))])
-    assert a.state.editor.board.king(chess.WHITE) == chess.E7
+    assert a.state.position.editor.board.king(chess.WHITE) == chess.E7
     frames(a, [key(pygame.K_e)])
-    assert a.state.search_on
+    assert a.state.options.search_on
     for _ in range(20):
         frames(a, [])
         time.sleep(0.05)
@@ -151,7 +151,7 @@ def test_engine_failure_is_one_line_and_the_viewer_goes_on(home, tmp_path, fault
         assert len(lines) == 1, html
         assert lines[0].split(": ", 1)[1].strip(), f"nothing after the colon: {lines[0]!r}"
     frames(a, [key(pygame.K_2, unicode="2")], [down(centre(a, "a3")), up(centre(a, "a3"))])
-    assert a.state.editor.board.piece_at(chess.A3) is not None  # the viewer goes on
+    assert a.state.position.editor.board.piece_at(chess.A3) is not None  # the viewer goes on
     t0 = time.monotonic()
     a.close()
     assert time.monotonic() - t0 < 4.0, "closing waited on the engine"
@@ -211,7 +211,7 @@ def test_damaged_settings_start_on_defaults_and_are_kept_aside(home, case) -> No
     if case == "huge":
         assert "window size" in a.state.message.text
     else:
-        assert a.state.editor.fen == Settings().fen
+        assert a.state.position.editor.fen == Settings().fen
         assert "settings.json.bad" in a.state.message.text
         assert (home / "settings.json.bad").read_text() == DAMAGED_SETTINGS[case]
     a.close()
@@ -231,12 +231,12 @@ def test_damaged_positions_file_is_kept_aside_and_adding_still_works(home) -> No
     loaded = load_settings_checked()
     a = App(loaded.settings, notices=loaded.problems, size=(1280, 860))
     frames(a, [])
-    assert len(a.state.user_positions) == 2
+    assert len(a.state.position.user_positions) == 2
     assert "my-positions.epd.bad" in a.state.message.text
     assert (home / "my-positions.epd.bad").read_bytes() == raw
     add = _library_button(a, "add")
     frames(a, [down(add), up(add)])
-    assert len(a.state.user_positions) == 3, a.state.message.text
+    assert len(a.state.position.user_positions) == 3, a.state.message.text
     a.close()
     assert (home / "my-positions.epd.bad").read_bytes() == raw
 
@@ -339,7 +339,7 @@ def test_ten_megabyte_playlist_comment_neither_crashes_nor_freezes(tmp_path) -> 
 
 
 def test_long_texts_are_bounded_on_screen(home, tmp_path) -> None:
-    from viewer.cli import read_playlist
+    from logic.position import read_playlist
 
     # 90 KB: under the readers' 100,000-character line cap, so the text reaches the window
     a = App(Settings(), size=(1280, 860), playlist=read_playlist(str(_playlist(tmp_path,
@@ -508,4 +508,4 @@ def test_event_storm(home, tmp_path, method) -> None:
     assert time.monotonic() - t0 < 4.0
     time.sleep(0.2)
     assert not processes(tag)
-    assert not a.state.proof.alive()
+    assert not a.state.proof.job.alive()

@@ -26,7 +26,8 @@ from tests.test_viewer import D16, WIKI, _compare, centre, down, frames, key, up
 from viewer import text as vtext  # noqa: E402
 from viewer.app import WAKE, App  # noqa: E402
 from viewer.code import LISTINGS, line_of  # noqa: E402
-from viewer.export import Frame, compose_frame, frame_px  # noqa: E402
+from viewer.export import compose_frame  # noqa: E402
+from viewer.frame import Frame, frame_px  # noqa: E402
 from viewer.layout import MIN_SIZE, compute_layout, ui_scale  # noqa: E402
 from viewer.render import Painter, banner_roles  # noqa: E402
 from viewer.settings import Settings  # noqa: E402
@@ -124,14 +125,14 @@ def test_font_sizes_follow_the_window(home) -> None:
 
 def test_headline_is_the_current_step_during_playback(home) -> None:
     a = make(home, fen=D16)
-    v = a.state.verdict
+    v = a.state.playback.verdict
     live = vtext.window_banner(a.state)
     assert live.head == "White cannot win — blockage (paper 3.4)"
     assert any("Black cannot win" in b.text for b in live.blocks)  # both sides
-    a.state.timeline.set_speed(6.0)
+    a.state.playback.timeline.set_speed(6.0)
     frames(a, [key(pygame.K_SPACE)], *[[] for _ in range(40)])
-    k = a.state.timeline.index
-    assert a.state.timeline.playing and k is not None and k > 2
+    k = a.state.playback.timeline.index
+    assert a.state.playback.timeline.playing and k is not None and k > 2
     b = vtext.window_banner(a.state)
     assert b.head == f"{v.steps[k].phase}: {v.steps[k].text}"
     finals = [x.text for x in b.blocks if x.role == "sub"][0]
@@ -144,15 +145,15 @@ def test_headline_is_the_current_step_during_playback(home) -> None:
 def test_projector_mode_is_board_sentence_and_legend(home) -> None:
     a = make(home, (1024, 768), fen=D16)
     frames(a, [key(pygame.K_RIGHT)], [key(pygame.K_RIGHT)], [key(pygame.K_p, unicode="p")])
-    assert a.state.projector and a.layout.projector
+    assert a.state.options.projector and a.layout.projector
     assert not a.layout.cells and not a.layout.slots and a.layout.sentence.width > 200
     assert a.panel.fen_entry is None and not a.panel.buttons  # no widgets at all
-    step = a.state.verdict.steps[1]
+    step = a.state.playback.verdict.steps[1]
     assert [b.text for b in vtext.projector_blocks(a.state) if b.role == "head"] == [step.text]
     frames(a, [key(pygame.K_RIGHT)])  # the keys still work
-    assert vtext.projector_blocks(a.state)[1].text == a.state.verdict.steps[2].text
+    assert vtext.projector_blocks(a.state)[1].text == a.state.playback.verdict.steps[2].text
     frames(a, [key(pygame.K_ESCAPE)])
-    assert not a.state.projector and a.panel.fen_entry is not None
+    assert not a.state.options.projector and a.panel.fen_entry is not None
     pygame.display.quit()
 
 
@@ -205,7 +206,7 @@ def test_real_widgets_do_not_overlap(home, size) -> None:
 def test_step_list_click_goes_there_and_groups_phases(home) -> None:
     a = make(home, (1920, 1080), fen=D16)
     assert "steps" in a.panel.panes
-    groups = a.state.timeline.groups
+    groups = a.state.playback.timeline.groups
     rows, _h = a.steps.rows()
     assert [r.target for r in rows if r.kind == "group"] == [g.start for g in groups]
 
@@ -215,11 +216,11 @@ def test_step_list_click_goes_there_and_groups_phases(home) -> None:
     fence = next(g for g in groups if g.end - g.start > 2)  # the fence search's phase
     head = next(r for r in rows if r.kind == "group" and r.target == fence.start)
     click(a, (a.steps.rect.left + 40, row_y(head)))  # a phase: its first step
-    assert a.state.timeline.index == fence.start
+    assert a.state.playback.timeline.index == fence.start
     rows, _h = a.steps.rows()  # the current phase is unfolded
     target = next(r for r in rows if r.kind == "step" and r.target == fence.start + 2)
     click(a, (a.steps.rect.left + 40, row_y(target)))
-    assert a.state.timeline.index == fence.start + 2
+    assert a.state.playback.timeline.index == fence.start + 2
     current = [r for r in a.steps.rows()[0] if r.current]
     assert [r.target for r in current] == [fence.start + 2]
     pygame.display.quit()
@@ -227,29 +228,29 @@ def test_step_list_click_goes_there_and_groups_phases(home) -> None:
 
 def test_up_and_down_keys_jump_between_phases(home) -> None:
     a = make(home, fen=D16)
-    groups = a.state.timeline.groups
+    groups = a.state.playback.timeline.groups
     frames(a, [key(pygame.K_DOWN)])
-    assert a.state.timeline.index == 0
+    assert a.state.playback.timeline.index == 0
     frames(a, [key(pygame.K_DOWN)], [key(pygame.K_DOWN)])
-    assert a.state.timeline.index == groups[2].start
+    assert a.state.playback.timeline.index == groups[2].start
     frames(a, [key(pygame.K_RIGHT)], [key(pygame.K_UP)])  # back to this phase's start
-    assert a.state.timeline.index == groups[2].start
+    assert a.state.playback.timeline.index == groups[2].start
     frames(a, [key(pygame.K_UP)])
-    assert a.state.timeline.index == groups[1].start
+    assert a.state.playback.timeline.index == groups[1].start
     pygame.display.quit()
 
 
 def test_clicking_the_scrubber_track_seeks(home) -> None:
     a = make(home, fen=D16)
-    n, s = a.state.timeline.count, a.scrubber
+    n, s = a.state.playback.timeline.count, a.scrubber
     click(a, (s.x_of(n - 1), s.rect.centery))
-    assert a.state.timeline.index == n - 1
+    assert a.state.playback.timeline.index == n - 1
     click(a, (s.x_of(3), s.rect.centery))
-    assert a.state.timeline.index == 3
+    assert a.state.playback.timeline.index == 3
     frames(a, [down((s.x_of(5), s.rect.centery))], [pygame.event.Event(
         pygame.MOUSEMOTION, pos=(s.x_of(9), s.rect.centery), rel=(1, 0), buttons=(1, 0, 0))],
         [up((s.x_of(9), s.rect.centery))])
-    assert a.state.timeline.index == 9  # dragged
+    assert a.state.playback.timeline.index == 9  # dragged
     pygame.display.quit()
 
 
@@ -258,19 +259,19 @@ def test_code_panel_highlights_the_line_of_each_step(home) -> None:
     assert "code" in a.panel.panes
     paper = LISTINGS["paper"]
     seen = set()
-    for k, step in enumerate(a.state.verdict.steps):
+    for k, step in enumerate(a.state.playback.verdict.steps):
         frames(a, [key(pygame.K_RIGHT)])
         listing, cur, prev = a.code.current()
         assert listing is paper and cur == line_of(paper, step), step.kind
         assert step.kind in paper.lines[cur].kinds
         if k:
-            assert prev == line_of(paper, a.state.verdict.steps[k - 1])
+            assert prev == line_of(paper, a.state.playback.verdict.steps[k - 1])
         seen.add(cur)
     assert len(seen) >= 6  # the highlight moves through the listing
     frames(a, [key(pygame.K_m)])  # the flood: its own listing
-    flood = a.state.verdict.steps
+    flood = a.state.playback.verdict.steps
     for k, step in enumerate(flood):
-        a.state.seek(k)
+        a.state.playback.seek(k)
         assert LISTINGS["flood"].lines[a.code.current()[1]].kinds[0] == step.kind or \
             step.kind in LISTINGS["flood"].lines[a.code.current()[1]].kinds
     pygame.display.quit()
@@ -285,11 +286,11 @@ def test_the_current_code_line_stays_in_view_when_the_facts_below_grow(home, met
     a = make(home, (1920, 1080), fen=get_diagram("paper-20").fen)
     if method == "flood":
         frames(a, [key(pygame.K_m)])
-    assert a.state.method == method and "code" in a.panel.panes
+    assert a.state.options.method == method and "code" in a.panel.panes
     mono = a.code.painter.fonts.get(a.code.px, "mono")
     line_h = mono.get_linesize()
-    for k, step in enumerate(a.state.verdict.steps):
-        a.state.seek(k)
+    for k, step in enumerate(a.state.playback.verdict.steps):
+        a.state.playback.seek(k)
         frames(a, [])
         listing, cur, _prev = a.code.current()
         rows = a.code._wrapped(listing, a.code.rect.width)
@@ -358,35 +359,36 @@ def test_fen_field_stays_in_sync_after_enter_esc_and_a_library_click(home) -> No
     a = make(home, fen=WIKI)
     _type(a, D16)
     frames(a, [key(pygame.K_RETURN)], [])
-    assert a.state.editor.fen == D16 and not a.panel.typing()  # Enter gives the keys back
+    assert a.state.position.editor.fen == D16 and not a.panel.typing()  # Enter gives the keys back
     frames(a, [key(pygame.K_SPACE)])
-    assert a.state.timeline.playing  # Space is a shortcut again, not typed
-    assert a.panel.fen_entry.get_text() == a.state.editor.fen
+    assert a.state.playback.timeline.playing  # Space is a shortcut again, not typed
+    assert a.panel.fen_entry.get_text() == a.state.position.editor.fen
     frames(a, [key(pygame.K_SPACE)], [key(pygame.K_f, unicode="f")])
-    assert a.state.flipped
+    assert a.state.options.flipped
     _type(a, "garbage")
     frames(a, [key(pygame.K_ESCAPE)], [])
-    assert not a.panel.typing() and a.panel.fen_entry.get_text() == a.state.editor.fen
+    assert not a.panel.typing() and a.panel.fen_entry.get_text() == a.state.position.editor.fen
     frames(a, [key(pygame.K_f, unicode="f")])
-    assert not a.state.flipped  # F flips back: the field does not have the keys
+    assert not a.state.options.flipped  # F flips back: the field does not have the keys
     show_pane(a, "library")
     item = next(i for i in a.panel.library.item_list if i["text"].startswith("paper-12:"))
     frames(a, [down(item["button_element"].rect.center), up(item["button_element"].rect.center)],
            [], [])
-    assert a.state.editor.fen == get_diagram("paper-12").fen
-    assert a.panel.fen_entry.get_text() == a.state.editor.fen and not a.panel.typing()
+    assert a.state.position.editor.fen == get_diagram("paper-12").fen
+    assert a.panel.fen_entry.get_text() == a.state.position.editor.fen and not a.panel.typing()
     pygame.display.quit()
 
 
 def test_caption_clears_when_the_board_changes(home, tmp_path) -> None:
-    from viewer.cli import read_playlist
+    from logic.position import read_playlist
 
     a = make(home, fen=WIKI)
     a.state.load_diagram(get_diagram("paper-12"))
     frames(a, [])
     assert "paper-12" in vtext.caption_html(a.state)
     frames(a, [key(pygame.K_2, unicode="2")], [down(centre(a, "a3")), up(centre(a, "a3"))])
-    assert a.state.current_diagram is None and "paper-12" not in vtext.caption_html(a.state)
+    assert a.state.position.current_diagram is None \
+        and "paper-12" not in vtext.caption_html(a.state)
     frames(a, [key(pygame.K_z, mod=pygame.KMOD_CTRL)])  # back to the diagram's position:
     assert "paper-12" not in vtext.caption_html(a.state)  # the caption stays cleared
     epd = tmp_path / "cases.epd"
@@ -406,12 +408,12 @@ def test_a_library_diagram_opens_on_the_side_its_caption_is_about(home) -> None:
     frames(a, [])
     # White's false advantage (paper, section 4), though Black has the extra pawn: the
     # static rules see the blockage only once Black's king reaches the f-file (3.4)
-    assert a.state.side == "white"
+    assert a.state.options.side == "white"
     assert vtext.window_banner(a.state).head == "White: no blockage proved"
     a.state.load_diagram(get_diagram("paper-16"))
-    assert a.state.side == "white"
+    assert a.state.options.side == "white"
     a.state.load_diagram(get_diagram("paper-15"))  # White's dynamic pawns b2, e2, g2
-    assert a.state.side == "white"
+    assert a.state.options.side == "white"
     pygame.display.quit()
 
 
@@ -421,24 +423,25 @@ def test_en_passant_square_survives_edits_and_the_editor_sets_it(home) -> None:
     event = pygame.event.Event(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, text="e.p.: d6",
                                ui_element=a.panel.ep_menu)
     frames(a, [event], [])
-    assert a.state.editor.board.ep_square == chess.D6 and " d6 " in a.state.editor.fen
-    assert a.panel.fen_entry.get_text() == a.state.editor.fen
+    editor = a.state.position.editor
+    assert editor.board.ep_square == chess.D6 and " d6 " in editor.fen
+    assert a.panel.fen_entry.get_text() == a.state.position.editor.fen
     frames(a, [key(pygame.K_2, unicode="2")], [down(centre(a, "a3")), up(centre(a, "a3"))])
-    assert a.state.editor.board.ep_square == chess.D6  # still valid: kept
+    assert a.state.position.editor.board.ep_square == chess.D6  # still valid: kept
     frames(a, [down(centre(a, "d5"), button=3), up(centre(a, "d5"), button=3)])
-    assert a.state.editor.board.ep_square is None  # the pawn that double-stepped is gone
+    assert a.state.position.editor.board.ep_square is None  # the pawn that double-stepped is gone
     pygame.display.quit()
 
 
 def test_a_pawn_dropped_on_the_first_or_eighth_rank_gets_a_message(home) -> None:
     a = make(home, fen=WIKI)
     frames(a, [key(pygame.K_2, unicode="2")], [down(centre(a, "a8")), up(centre(a, "a8"))])
-    assert a.state.editor.board.piece_at(chess.A8) is None
+    assert a.state.position.editor.board.piece_at(chess.A8) is None
     assert "cannot stand on a8" in a.state.message.text
     frames(a, [down(centre(a, "b4"))], [pygame.event.Event(
         pygame.MOUSEMOTION, pos=centre(a, "b1"), rel=(1, 1), buttons=(1, 0, 0))],
         [up(centre(a, "b1"))])
-    assert a.state.editor.board.piece_at(chess.B4) is not None  # stayed
+    assert a.state.position.editor.board.piece_at(chess.B4) is not None  # stayed
     assert "cannot stand on b1" in a.state.message.text
     pygame.display.quit()
 
@@ -447,7 +450,7 @@ def test_a_pawn_dropped_on_the_first_or_eighth_rank_gets_a_message(home) -> None
 def test_analysis_pane_lines_in_san_arrows_with_a_legend_and_time(home) -> None:
     a = make(home, fen="8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1", engine="/nonexistent/engine")
     frames(a, [key(pygame.K_e, unicode="e")])
-    assert a.state.search_on and "analysis" in a.panel.panes
+    assert a.state.options.search_on and "analysis" in a.panel.panes
     assert ARROW_LEGEND[0] in a.state.legend()
     a.analysis.wait(20)
     frames(a, [])
@@ -456,11 +459,11 @@ def test_analysis_pane_lines_in_san_arrows_with_a_legend_and_time(home) -> None:
     html = vtext.search_html(r)
     assert "with detection" in html and "1. Kb1" in html and "a1b1" not in html
     frames(a, [key(pygame.K_EQUALS, unicode="=")])  # more time per search: restarted
-    assert a.state.search_seconds == 2.0 and a.analysis.result.seconds == 2.0
+    assert a.state.options.search_seconds == 2.0 and a.analysis.result.seconds == 2.0
     frames(a, [key(pygame.K_MINUS, unicode="-")], [key(pygame.K_MINUS, unicode="-")])
-    assert a.state.search_seconds == 0.5
+    assert a.state.options.search_seconds == 0.5
     frames(a, [key(pygame.K_KP_PLUS, unicode="+")])  # a key that types '+' (the keypad's)
-    assert a.state.search_seconds == 1.0
+    assert a.state.options.search_seconds == 1.0
     a.close()
 
 
@@ -469,28 +472,28 @@ def test_a_line_is_played_move_by_move_with_the_detector_at_each_position(home) 
              engine="/nonexistent/engine", search=True, search_seconds=0.3)
     a.analysis.wait(20)
     frames(a, [])
-    root, rev = a.state.editor.fen, a.state.position_revision
+    root, rev = a.state.position.editor.fen, a.state.position.position_revision
     a.pane._build()
     play = next(b for b in a.pane.buttons if b.action == "line:with")
     assert play.enabled
     click(a, play.rect.center)
-    assert a.state.line is not None and a.state.line.index == 0
-    moves = a.state.line.moves
-    before = a.state.board_revision
+    assert a.state.position.line is not None and a.state.position.line.index == 0
+    moves = a.state.position.line.moves
+    before = a.state.playback.board_revision
     frames(a, [key(pygame.K_RIGHTBRACKET, unicode="]")], [key(pygame.K_RIGHTBRACKET,
                                                                 unicode="]")])
     board = chess.Board(root)
     board.push_uci(moves[0])
     board.push_uci(moves[1])
-    assert a.state.editor.board.board_fen() == board.board_fen()
-    assert a.state.board_revision == before + 2  # the detector ran at each position
-    assert a.state.verdict == logic.detect(board, chess.WHITE, trace=True)
-    assert a.panel.fen_entry.get_text() == a.state.editor.fen
-    assert a.state.position_revision == rev  # the analysis is of the line's root
+    assert a.state.position.editor.board.board_fen() == board.board_fen()
+    assert a.state.playback.board_revision == before + 2  # the detector ran at each position
+    assert a.state.playback.verdict == logic.detect(board, chess.WHITE, trace=True)
+    assert a.panel.fen_entry.get_text() == a.state.position.editor.fen
+    assert a.state.position.position_revision == rev  # the analysis is of the line's root
     frames(a, [key(pygame.K_LEFTBRACKET, unicode="[")])
-    assert a.state.line.index == 1
+    assert a.state.position.line.index == 1
     frames(a, [key(pygame.K_ESCAPE)])
-    assert a.state.line is None and a.state.editor.fen == root
+    assert a.state.position.line is None and a.state.position.editor.fen == root
     a.close()
 
 
@@ -538,7 +541,7 @@ def test_a_bad_fen_typed_with_enter_stays_in_the_field_to_be_mended(home) -> Non
     typo = D16.replace("/", "/9", 1)
     _type(a, typo)
     frames(a, [key(pygame.K_RETURN)], [])
-    assert a.state.editor.fen == WIKI and "Not loaded" in a.state.message.text
+    assert a.state.position.editor.fen == WIKI and "Not loaded" in a.state.message.text
     assert a.panel.typing() and a.panel.fen_entry.get_text() == typo
     frames(a, [key(pygame.K_ESCAPE)], [])
     assert not a.panel.typing() and a.panel.fen_entry.get_text() == WIKI
@@ -559,12 +562,12 @@ def test_save_dialog_writes_the_chosen_file_and_gif_follows_the_speed(home, tmp_
     assert Image.open(png).size[0] == 720
     show_pane(a, "export")
     click(a, a.panel.checks["legend"].rect.center)
-    assert not a.state.export.legend
-    a.state.set_export(size=480)
-    a.state.timeline.set_speed(5.0)
+    assert not a.state.options.export.legend
+    a.state.options.set_export(size=480)
+    a.state.playback.timeline.set_speed(5.0)
     gif = a.export_gif(tmp_path / "trace.gif")
     with Image.open(gif) as im:
-        assert im.n_frames == a.state.timeline.count + 1 and im.size[0] == 480
+        assert im.n_frames == a.state.playback.timeline.count + 1 and im.size[0] == 480
         assert im.info["duration"] == 200  # 5 steps per second
     pygame.display.quit()
 
@@ -726,7 +729,7 @@ def test_an_idle_window_draws_nothing_until_something_happens(home) -> None:
     before = a.draws
     pygame.event.post(key(pygame.K_RIGHT))
     a.run(seconds=0.2)
-    assert a.draws > before and a.state.timeline.index == 0
+    assert a.draws > before and a.state.playback.timeline.index == 0
     pygame.display.quit()
 
 
@@ -771,7 +774,7 @@ def test_library_lines_fit_cut_at_a_word_and_a_long_name_still_opens(home) -> No
         time.sleep(0.02)
     pos = mine["button_element"].rect.center
     frames(a, [down(pos), up(pos)], [], [])
-    assert a.state.editor.fen == D16
+    assert a.state.position.editor.fen == D16
     _type(a, "8/8/8/8/8/8/8/8 w - - 0 1 with a long tail of words that cannot fit the label")
     label = a.panel.fen_status
     assert font.size(label.text)[0] <= label.rect.width, label.text
@@ -832,7 +835,7 @@ def test_a_word_too_long_for_its_line_breaks_after_a_hyphen() -> None:
 def test_a_gifs_board_stays_in_place_from_frame_to_frame() -> None:
     """Diagram 16's steps have headlines of one to four lines: every frame's banner is as
     tall as the tallest, so the board's first rank of squares is on the same row in all."""
-    from viewer.export import Frame, trace_frames
+    from viewer.export import trace_frames
     from viewer.render import Painter
     from viewer.state import ExportOptions
 
@@ -853,7 +856,7 @@ def test_a_gif_keeps_one_legend_for_all_its_frames() -> None:
     legend, the lines of anything some frame draws in the method's order, under every
     frame, so nothing jumps under the board (every frame as tall, the legend's pixels the
     same)."""
-    from viewer.export import Frame, trace_frames
+    from viewer.export import trace_frames
     from viewer.render import Painter
     from viewer.state import ExportOptions
 
@@ -884,7 +887,6 @@ def test_a_figures_legend_lists_what_the_figure_draws() -> None:
     pawn and the king's must-stand squares, but removes no pawn and recomputes no fence:
     its picture's legend says so; a picture without overlays has no legend lines; the
     window keeps every line."""
-    from viewer.export import Frame
 
     board = get_diagram("paper-16").board()
     v = logic.detect(board, chess.WHITE, method="paper", trace=True)
@@ -905,7 +907,6 @@ def test_the_fence_searchs_path_and_done_squares_have_a_legend_line() -> None:
     wash): the figure's legend says what they are, in a line of its own with a swatch
     drawn as the board draws them (they had none); the final verdict, which draws the
     fence instead, leaves the line out."""
-    from viewer.export import Frame
     from viewer.overlay import step_overlay
 
     board = get_diagram("paper-16").board()
@@ -972,7 +973,7 @@ def test_the_wheel_scrolls_the_code_pane_and_the_next_frame_keeps_it(home, monke
     """A wheel over the code pane scrolls it; the follow of the current line must not
     snap it back on the next frame (it did once its key gained the listing's height)."""
     a = make(home, (1920, 1080), fen=get_diagram("paper-20").fen)
-    a.state.seek(2)
+    a.state.playback.seek(2)
     frames(a, [])
     monkeypatch.setattr(pygame.mouse, "get_pos", lambda: a.code.rect.center)
     before = a.code.scroll

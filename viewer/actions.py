@@ -51,7 +51,7 @@ class Action(NamedTuple):
 
 
 def _copy(host: Host) -> None:
-    clipboard.put_text(host.state.editor.fen)
+    clipboard.put_text(host.state.position.editor.fen)
     host.state.say("FEN copied")
 
 
@@ -61,11 +61,11 @@ def _paste(host: Host) -> None:
 
 def _tool(sym: str) -> Action:
     label = {"K": "W king", "P": "W pawn", "k": "B king", "p": "B pawn", "x": "Eraser"}[sym]
-    return Action(f"tool:{sym}", label, "tools", lambda h: h.state.select_tool(sym))
+    return Action(f"tool:{sym}", label, "tools", lambda h: h.state.options.select_tool(sym))
 
 
 def _step(where: str, label: str, group: str) -> Action:
-    return Action(f"play:{where}", label, group, lambda h: h.state.step_to(where))
+    return Action(f"play:{where}", label, group, lambda h: h.state.playback.step_to(where))
 
 
 def _line(where: str, label: str) -> Action:
@@ -75,15 +75,15 @@ def _line(where: str, label: str) -> Action:
 _TABLE: tuple[Action, ...] = (
     *(_tool(sym) for sym in TOOLS),
     Action("turn", "", "turn", lambda h: h.state.toggle_turn()),
-    Action("flip", "Flip (F)", "flip", lambda h: h.state.toggle_flip()),
+    Action("flip", "Flip (F)", "flip", lambda h: h.state.options.toggle_flip()),
     Action("clear", "Clear", "", lambda h: h.state.clear()),
-    Action("help", "Help (H)", "help", lambda h: h.state.toggle_help()),
-    Action("projector", "Projector", "projector", lambda h: h.state.toggle_projector()),
+    Action("help", "Help (H)", "help", lambda h: h.state.options.toggle_help()),
+    Action("projector", "Projector", "projector", lambda h: h.state.options.toggle_projector()),
     Action("undo", "Undo", "history", lambda h: h.state.undo()),
     Action("redo", "Redo", "history", lambda h: h.state.redo()),
     Action("copy", "Copy FEN", "clipboard", _copy),
     Action("paste", "Paste FEN", "clipboard", _paste),
-    Action("play:toggle", "Play", "play", lambda h: h.state.timeline.toggle()),
+    Action("play:toggle", "Play", "play", lambda h: h.state.playback.timeline.toggle()),
     _step("first", "|<", "ends"), _step("prev", "<", "steps"), _step("next", ">", "steps"),
     _step("last", ">|", "ends"), _step("prev-phase", "<<", "phases"),
     _step("next-phase", ">>", "phases"),
@@ -96,8 +96,8 @@ _TABLE: tuple[Action, ...] = (
     Action("gif", "GIF…", "export", lambda h: h.choose_export("gif")),
     Action("svg", "SVG…", "export", lambda h: h.choose_export("svg")),
     Action("search", "", "search", lambda h: h.state.toggle_search()),
-    Action("search:less", "−", "search-time", lambda h: h.state.faster_search(0.5)),
-    Action("search:more", "+", "search-time", lambda h: h.state.faster_search(2.0)),
+    Action("search:less", "−", "search-time", lambda h: h.state.options.faster_search(0.5)),
+    Action("search:more", "+", "search-time", lambda h: h.state.options.faster_search(2.0)),
     Action("line:with", "Play", "", lambda h: h.play_line("with")),
     Action("line:without", "Play", "", lambda h: h.play_line("without")),
     Action("line:engine", "Play", "", lambda h: h.play_line("engine")),

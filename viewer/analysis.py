@@ -7,9 +7,10 @@ Contracts:
 
 * an illegal position (``board.status()`` not valid) is never analysed: no thread
   runs and no engine starts; the result says why ("illegal position: kings adjacent");
-* one worker thread and at most one engine process, reused: a new request supersedes
-  the pending one (only the newest board is analysed; a running stage finishes, at
-  most ``seconds``, and its result is dropped);
+* one worker thread (a :class:`viewer.jobs.Job`: it ends when idle) and at most one
+  engine process, reused: a new request supersedes the pending one (only the newest
+  board is analysed; a running stage finishes, at most ``seconds``, and its result is
+  dropped);
 * every engine failure is one line naming the engine's path, and the viewer goes on;
 * :meth:`Analysis.close` waits a few seconds at most and leaves no engine process;
 * ``notify`` (if given) is called from the worker whenever the result changes, so an
@@ -22,15 +23,15 @@ Contracts:
 from __future__ import annotations
 
 import shutil
-import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import chess
 
 from logic.uci import Engine, EngineError, IllegalPositionError
+from viewer.jobs import Job, Ticket
 from viewer.text import status_names
 
 __all__ = ["Analysis", "AnalysisResult", "default_engine", "illegal_reasons", "EXACT_SECONDS"]
@@ -90,34 +91,56 @@ class AnalysisResult:
         return Path(self.engine_path).name if self.engine_path else ""
 
 
+class _Request(NamedTuple):
+    board: chess.Board
+    seconds: float
+
+
 class Analysis:
-    """The search panel's analyses, one at a time in one daemon worker; ``result`` is an
-    immutable snapshot of the newest request's progress."""
+    """The search panel's analyses, one at a time in one daemon worker (a
+    :class:`~viewer.jobs.Job`); ``result`` is an immutable snapshot of the newest
+    request's progress."""
 
     #: the time per search the viewer offers, in seconds
     MIN_SECONDS, MAX_SECONDS = 0.1, 30.0
+    #: the worker thread's name
+    THREAD_NAME = "pawnfence-analysis"
 
     def __init__(self, engine_path: str | None, seconds: float = 0.8,
                  engine_timeout: float = ENGINE_TIMEOUT,
                  notify: Callable[[], None] | None = None) -> None:
         self.engine_path = engine_path or None
         self.seconds = self.clamp(seconds)
-        self.notify = notify
-        self.generation = 0
-        self.result: AnalysisResult | None = None
         self._engine = Engine(self.engine_path, timeout=engine_timeout) \
             if self.engine_path else None
         self._timeout = engine_timeout
-        self._cond = threading.Condition()
-        self._request: tuple[chess.Board, int] | None = None
-        self._busy = False  # the worker is inside an engine call
-        self._stopping = False
-        self._thread: threading.Thread | None = None
+        self._job: Job[_Request, AnalysisResult, None] = Job(
+            self._analyse, name=self.THREAD_NAME, notify=notify)
+        self._busy = False  # the worker is inside an engine call (guarded by the job's lock)
 
     @classmethod
     def clamp(cls, seconds: float) -> float:
         """``seconds`` within the offered range."""
         return max(cls.MIN_SECONDS, min(cls.MAX_SECONDS, float(seconds)))
+
+    @property
+    def notify(self) -> Callable[[], None] | None:
+        """Called from the worker whenever the result changes."""
+        return self._job.notify
+
+    @notify.setter
+    def notify(self, notify: Callable[[], None] | None) -> None:
+        self._job.notify = notify
+
+    @property
+    def generation(self) -> int:
+        """The newest request's number (its result carries it)."""
+        return self._job.generation
+
+    @property
+    def result(self) -> AnalysisResult | None:
+        """The newest request's result so far (None before the first request)."""
+        return self._job.result
 
     # -- requests -----------------------------------------------------------------------
     def start(self, board: chess.Board, seconds: float | None = None) -> None:
@@ -128,82 +151,59 @@ class Analysis:
         reasons = illegal_reasons(board)
         fen = board.fen(en_passant="fen")  # as the editor writes it
         kp = board.occupied == board.pawns | board.kings
-        with self._cond:
-            if self._stopping:
+        job = self._job
+        with job.condition:  # the generation the result names is the one it gets
+            if job.closed:
                 return
-            self.generation += 1
-            gen = self.generation
+            gen = job.generation + 1
             if reasons:
-                self._request = None
-                self.result = AnalysisResult(
+                job.cancel(result=AnalysisResult(
                     gen, self.engine_path, searchable=False, legal=False, done=True,
                     messages=(f"illegal position: {', '.join(reasons)}",), fen=fen,
-                    seconds=self.seconds)
+                    seconds=self.seconds))
                 return
-            self.result = AnalysisResult(gen, self.engine_path, searchable=kp, messages=(
-                () if kp else ("search: kings and pawns only",)), fen=fen,
-                seconds=self.seconds)
-            self._request = (board.copy(stack=False), gen, self.seconds)
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._work, name="pawnfence-analysis",
-                                                daemon=True)
-                self._thread.start()
-            self._cond.notify_all()
+            job.submit(_Request(board.copy(stack=False), self.seconds), result=AnalysisResult(
+                gen, self.engine_path, searchable=kp,
+                messages=() if kp else ("search: kings and pawns only",), fen=fen,
+                seconds=self.seconds))
 
     def wait(self, timeout: float = 10.0) -> None:
         """Block until the newest analysis is done (tests)."""
-        deadline = time.monotonic() + timeout
-        with self._cond:
-            while not (self.result is None or self.result.done) and not self._stopping:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return
-                self._cond.wait(left)
+        job = self._job
+        job.wait_until(lambda: job.result is None or job.result.done or job.closed, timeout)
 
-    def _publish(self, gen: int, message: str = "", **fields: object) -> None:
-        with self._cond:
-            r = self.result
-            if r is None or r.generation != gen:
-                return
+    def _publish(self, ticket: Ticket, message: str = "",
+                 fields: dict[str, Any] | None = None) -> None:
+        """The result with ``fields`` replaced and ``message`` added, if ``ticket`` is
+        still the newest request."""
+        def change(r: AnalysisResult | None) -> AnalysisResult:
+            assert r is not None  # every request starts with its result
+            new = dict(fields or {})
             if message:
-                fields["messages"] = (*r.messages, message)
-            self.result = replace(r, **fields)
-            self._cond.notify_all()
-        if self.notify is not None:
-            self.notify()
+                new["messages"] = (*r.messages, message)
+            return replace(r, **new)
 
-    def _current(self, gen: int) -> bool:
-        return gen == self.generation and not self._stopping
+        self._job.publish(ticket, change)
 
     # -- the worker ---------------------------------------------------------------------
-    def _work(self) -> None:
-        while True:
-            with self._cond:
-                while self._request is None and not self._stopping:
-                    self._cond.wait()
-                if self._stopping:
-                    return
-                board, gen, seconds = self._request
-                self._request = None
-            self._analyse(board, gen, seconds)
-
-    def _analyse(self, board: chess.Board, gen: int, seconds: float) -> None:
+    def _analyse(self, req: _Request, ticket: Ticket) -> None:
         from logic.search import search_board
 
+        board, seconds = req
         if board.occupied == board.pawns | board.kings:
             for key, on in (("with_detection", True), ("without_detection", False)):
-                if not self._current(gen):
+                if ticket.cancelled():
                     return
                 r = search_board(board, seconds=seconds, blockage=on)
-                self._publish(gen, **{key: {"score": r.score_white, "depth": r.depth,
-                                            "pv": r.pv, "blockages": r.blockages}})
-        if self._engine is not None and self._current(gen):
-            self._run_engine(board, gen, seconds)
-        if board.occupied == board.pawns | board.kings and self._current(gen):
-            self._run_exact(board, gen)
-        self._publish(gen, done=True)
+                self._publish(ticket, fields={key: {"score": r.score_white, "depth": r.depth,
+                                                    "pv": r.pv, "blockages": r.blockages}})
+        if self._engine is not None and ticket.current():
+            self._run_engine(board, ticket, seconds)
+        if board.occupied == board.pawns | board.kings and ticket.current():
+            self._run_exact(board, ticket)
+        self._publish(ticket, fields={"done": True})
 
-    def _run_exact(self, board: chess.Board, gen: int) -> None:
+    def _run_exact(self, board: chess.Board, ticket: Ticket) -> None:
         """Both sides' exact verdicts (``EXACT_SECONDS`` a side, cancelled as soon as
         the request is stale)."""
         from logic import METHODS
@@ -214,48 +214,45 @@ class Analysis:
         for color in (chess.WHITE, chess.BLACK):
             try:
                 v = method.decide_board(board, color, key, False, max_seconds=EXACT_SECONDS,
-                                        cancel=lambda: not self._current(gen))
+                                        cancel=ticket.cancelled)
             except Exception as exc:  # bad input never crashes the viewer
-                self._publish(gen, f"exact prover: {type(exc).__name__}: {exc}")
+                self._publish(ticket, f"exact prover: {type(exc).__name__}: {exc}")
                 return
-            if not self._current(gen):
+            if ticket.cancelled():
                 return
             out.append({"side": v.side, "code": v.code, "headline": v.headline})
-        self._publish(gen, exact=tuple(out))
+        self._publish(ticket, fields={"exact": tuple(out)})
 
-    def _run_engine(self, board: chess.Board, gen: int, seconds: float) -> None:
+    def _run_engine(self, board: chess.Board, ticket: Ticket, seconds: float) -> None:
         engine = self._engine
         assert engine is not None
-        with self._cond:
-            if self._stopping:
+        with self._job.condition:
+            if self._job.closed:
                 return
             self._busy = True
         try:
             e = engine.analyse(board, seconds)
         except (EngineError, IllegalPositionError) as exc:
-            self._publish(gen, str(exc).splitlines()[0] if str(exc) else
+            self._publish(ticket, str(exc).splitlines()[0] if str(exc) else
                           f"engine {engine.path}: {type(exc).__name__}")
             return
         finally:
-            with self._cond:
+            with self._job.condition:
                 self._busy = False
-                self._cond.notify_all()
-        self._publish(gen, engine={"name": Path(engine.path).name, "score": e.cp,
-                                   "mate": e.mate, "depth": e.depth, "pv": list(e.pv[:8])})
+                self._job.condition.notify_all()
+        self._publish(ticket, fields={"engine": {
+            "name": Path(engine.path).name, "score": e.cp, "mate": e.mate, "depth": e.depth,
+            "pv": list(e.pv[:8])}})
 
     # -- the end ------------------------------------------------------------------------
     def close(self) -> None:
         """Stop the worker and the engine: waits for a running engine call (bounded by
         the engine's timeout) and then at most two seconds for ``quit``; an engine that
         does not quit is killed.  Requests after this are ignored."""
-        with self._cond:
-            self._stopping = True
-            self._request = None
-            self._cond.notify_all()
-            deadline = time.monotonic() + min(3.0, self._timeout + self.seconds + 0.5)
-            while self._busy and time.monotonic() < deadline:
-                self._cond.wait(deadline - time.monotonic())
+        job = self._job
+        job.close(timeout=0.0)
+        job.wait_until(lambda: not self._busy,
+                       min(3.0, self._timeout + self.seconds + 0.5))
         if self._engine is not None:
             self._engine.close(wait=2.0)
-        if self._thread is not None:
-            self._thread.join(0.2)
+        job.close(timeout=0.2)

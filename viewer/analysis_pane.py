@@ -129,8 +129,8 @@ class AnalysisPane:
     def _build(self) -> None:
         """Lay the pane out: texts to draw and buttons (cached per result and line)."""
         s, r, px = self.state, self.result, self.px
-        line = s.line
-        key = (self.rect.size, px, Same(r), r, s.search_seconds, self.scroll,
+        line = s.position.line
+        key = (self.rect.size, px, Same(r), r, s.options.search_seconds, self.scroll,
                None if line is None else (line.source, line.index, line.moves))
         if key == self._key:
             return
@@ -149,7 +149,7 @@ class AnalysisPane:
                 y += font.get_linesize()
             return y
 
-        head = f"Analysis · White's view · {s.search_seconds:g} s per search"
+        head = f"Analysis · White's view · {s.options.search_seconds:g} s per search"
         bw = round(px * 2.4)
         y = put(head, "title", x0, y0, w - 2 * bw - 20)
         buttons += [PaneButton("search:less", "−", pygame.Rect(
@@ -187,12 +187,12 @@ class AnalysisPane:
     def _line_bar(self, put: Any, buttons: list[PaneButton], x0: int, y: int, w: int,
                   bh: int) -> int:
         """The bar of a line being played: where it stands and its buttons."""
-        line = self.state.line
+        line = self.state.position.line
         assert line is not None
         played = san_line(line.root, list(line.moves[:line.index]), 60) or "(the start)"
         ahead = ""
         if line.index < len(line.moves):
-            board = self.state.editor.board
+            board = self.state.position.editor.board
             try:
                 ahead = board.san(chess.Move.from_uci(line.moves[line.index]))
             except (ValueError, AssertionError):

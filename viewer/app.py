@@ -78,14 +78,14 @@ class App(Services):
         self.painter = Painter()
         self.clock = pygame.time.Clock()
         self.state = ViewerState(self.settings, caption=caption, playlist=playlist)
-        self.state.proof.notify = wake  # a background proof's result wakes the loop
+        self.state.proof.job.notify = wake  # a background proof's result wakes the loop
         self.exporter = Exporter(self.painter, self.state, export_dir or Path.cwd())
         self.exporter.notify = wake  # a GIF encoded in the background wakes the loop too
-        notices = [*notices, *self.state.notices]
+        notices = [*notices, *self.state.position.notices]
         if notices:
             self.state.say(" · ".join(notices), seconds=10)
         self.analysis = Analysis(self.settings.engine or default_engine(),
-                                 self.state.search_seconds, notify=wake)
+                                 self.state.options.search_seconds, notify=wake)
         self._analysed: tuple[Any, ...] = ()
         self.keys = bindings()
         self.gestures = Gestures(self.state)
@@ -120,7 +120,7 @@ class App(Services):
     # -- layout -------------------------------------------------------------------------
     def _wanted_layout(self) -> tuple[Any, ...]:
         s = self.state
-        return (self.screen.get_size(), s.structure_layer, s.legend(), s.projector)
+        return (self.screen.get_size(), s.options.structure_layer, s.legend(), s.options.projector)
 
     def relayout(self) -> None:
         """Lay the window out for its size, layers and mode; rebuild and place the parts."""
@@ -185,7 +185,7 @@ class App(Services):
         """Advance playback and the message line, keep the layout, the analysis and the
         widgets in step with the state, and save the settings when an edit asks for it."""
         state = self.state
-        if (state.timeline.tick(dt) or state.tick(dt / 1000.0) or state.poll_proof()
+        if (state.playback.timeline.tick(dt) or state.tick(dt / 1000.0) or state.poll_proof()
                 or self.exporter.poll()):
             self._dirty = True
         if self._wanted_layout() != self._layout_key:
@@ -212,15 +212,15 @@ class App(Services):
         """The analysis's result; a new position, a new time per search or the analysis
         turned on restarts it (a line being played through does not)."""
         state = self.state
-        if not state.search_on:
+        if not state.options.search_on:
             self._analysed = ()
             return None
-        want = (state.position_revision, state.search_seconds)
+        want = (state.position.position_revision, state.options.search_seconds)
         if self._analysed != want:
             self._analysed = want
-            board = state.editor.board if state.line is None else None
+            board = state.position.editor.board if state.position.line is None else None
             if board is not None:
-                self.analysis.start(board, state.search_seconds)
+                self.analysis.start(board, state.options.search_seconds)
         return self.analysis.result
 
     # -- the loop -----------------------------------------------------------------------
@@ -261,7 +261,7 @@ class App(Services):
 
     def _animating(self) -> bool:
         """Whether something on screen moves on its own."""
-        return (self.state.timeline.playing or self.gestures.press is not None
+        return (self.state.playback.timeline.playing or self.gestures.press is not None
                 or self.scrubber.dragging or time.monotonic() < self._active_until)
 
     def _wait(self, fps: int, end: float | None) -> tuple[list[pygame.event.Event], float]:
@@ -271,7 +271,7 @@ class App(Services):
         if self._animating():
             return pygame.event.get(), float(self.clock.tick(fps))
         start = time.monotonic()
-        proving = self.state.proving() is not None
+        proving = self.state.proof.proving() is not None
         # a running proof: redraw its progress four times a second (no more)
         due = 0.25 if self.panel.typing() or proving else 1.0
         if self.state.message.seconds > 0:
@@ -297,7 +297,7 @@ class App(Services):
             self.view.too_small(self.screen, MIN_SIZE)
             return
         self.view.draw(self.screen, self.layout, dragged=self.gestures.dragged(),
-                       search=self.analysis.result if self.state.search_on else None,
+                       search=self.analysis.result if self.state.options.search_on else None,
                        parts=self.parts)
         if not self.layout.projector:
             self.manager.draw_ui(self.screen)

@@ -78,20 +78,20 @@ def run_viewer_bench(out: TextIO, rounds: int = 200, idle_seconds: float = 10.0
     state = app.state
     app.run(max_frames=2)
     _, _, sq = board_geometry(app.layout.board)
-    v = state.verdict
+    v, board = state.playback.verdict, state.position.editor.board
     everything = Overlay(
         marked=v.marked, fence=v.fence, below=v.below, path=v.fence, processed=v.marked,
         removed=v.removed | chess.BB_G4, fixed=v.fixed, changed=v.fence & -v.fence,
         badges={s: ("B", i % 2 == 0) for i, s in enumerate(chess.scan_forward(
-            state.editor.board.pawns & state.editor.board.occupied_co[chess.WHITE]))},
+            board.pawns & board.occupied_co[chess.WHITE]))},
         king_mask=chess.BB_FILE_F,
     )
 
     def frame_ms(overlay_on: bool) -> float:
-        state.structure_layer = overlay_on
+        state.options.structure_layer = overlay_on
         state.analyse(keep=False)
         app.update(0.0)
-        state.overlay = (lambda: everything) if overlay_on else (lambda: Overlay())  # type: ignore
+        state.playback.overlay = (lambda: everything) if overlay_on else (lambda: Overlay())  # type: ignore
         best = float("inf")
         for _ in range(3):
             t0 = time.perf_counter()
@@ -121,11 +121,12 @@ def run_viewer_bench(out: TextIO, rounds: int = 200, idle_seconds: float = 10.0
         t0 = time.perf_counter()
         for i in range(20):  # a whole edit: detector plus every widget whose text changes
             logic.clear_cache()
-            state.editor.set_fen(fens[i % 2])
+            state.position.editor.set_fen(fens[i % 2])
             state.edited()
             app.update(0.0)
         edit_ms = min(edit_ms, (time.perf_counter() - t0) / 20 * 1000)
-    state.overlay = type(state).overlay.__get__(state)  # type: ignore[method-assign]
+    shown = state.playback
+    shown.overlay = type(shown).overlay.__get__(shown)  # type: ignore[method-assign]
     cpu, idle_draws = idle_cpu(app, idle_seconds)
     app.close()
     best = logic_ms

@@ -22,7 +22,7 @@ from typing import TextIO
 # its import (0.3 s and more on a loaded machine), which would otherwise end the
 # process with a traceback and a death by SIGINT instead of one line and status 130.
 
-__all__ = ["main", "console", "build_parser", "build_viewer_parser", "read_playlist"]
+__all__ = ["main", "console", "build_parser", "build_viewer_parser"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -161,22 +161,6 @@ def build_viewer_parser(commands: Sequence[str] = ()) -> argparse.ArgumentParser
     return p
 
 
-def read_playlist(path: str) -> list[tuple[str, str, dict[str, object]]]:
-    """``(name, fen, info)`` per position line of an EPD file (the ``id`` as the name, the
-    other operations as info); raises ``ValueError`` when it holds no position and
-    ``OSError`` when it cannot be read."""
-    from logic.position import read_positions
-
-    out = []
-    for e in read_positions(path):
-        ops = dict(e.ops)
-        ops.pop("id", None)
-        out.append((e.name, e.board.fen(), ops))
-    if not out:
-        raise ValueError(f"no positions in {path}")
-    return out
-
-
 #: the board sizes ``render --size`` accepts, in pixels
 RENDER_SIZES = (160, 4000)
 
@@ -200,6 +184,7 @@ def parse_size(text: str) -> tuple[int, int]:
 def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
     args = build_viewer_parser(commands).parse_args(argv)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # before pygame's import
+    from logic.position import read_playlist
     from logic.tools.commands import board_from_args
 
     try:  # the arguments first: a mistake is told whether or not there is a display

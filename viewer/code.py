@@ -211,9 +211,9 @@ class CodePanel:
 
     def current(self) -> tuple[Listing | None, int | None, int | None]:
         """The listing and the lines of the current and the previous step."""
-        s, tl = self.state, self.state.timeline
-        listing = LISTINGS.get(s.method)
-        v = s.verdict
+        s, tl = self.state, self.state.playback.timeline
+        listing = LISTINGS.get(s.options.method)
+        v = s.playback.verdict
         if listing is None or v is None or tl.index is None:
             return listing, None, None
         prev = v.steps[tl.index - 1] if tl.index > 0 else None
@@ -227,7 +227,7 @@ class CodePanel:
                               self.painter.fonts.get(self.px, "mono").get_linesize())
             # what _follow keys on: the wheel's scroll stands until the line or the
             # listing's height changes
-            self._followed = (self.state.method, self.current()[1], self.rect.size,
+            self._followed = (self.state.options.method, self.current()[1], self.rect.size,
                               self._view)
             return True
         return event.type == pygame.MOUSEBUTTONDOWN and self.rect.collidepoint(event.pos)
@@ -237,9 +237,8 @@ class CodePanel:
         if self.rect.width <= 0 or self.rect.height <= 0:
             return
         listing, cur, prev = self.current()
-        tl = self.state.timeline
-        step = self.state.verdict.steps[tl.index] if (self.state.verdict is not None and
-                                                     tl.index is not None) else None
+        tl, v = self.state.playback.timeline, self.state.playback.verdict
+        step = v.steps[tl.index] if (v is not None and tl.index is not None) else None
         if listing is not None:
             mono = self.painter.fonts.get(self.px, "mono")
             rows = self._wrapped(listing, self.rect.width)
@@ -248,7 +247,7 @@ class CodePanel:
             self._follow(rows, cur, mono.get_linesize(), code_h)
             # never scrolled past the listing's end (the pane's lower part left empty)
             self.scroll = max(0, min(self.scroll, len(rows) * mono.get_linesize() - code_h))
-        key = ("code", self.state.method, cur, prev, Same(step), self.rect.size, self.px,
+        key = ("code", self.state.options.method, cur, prev, Same(step), self.rect.size, self.px,
                self.scroll)
         surf = self.painter.cached(key, lambda: self._make(listing, cur, prev, step), False)
         surface.blit(surf, self.rect)
@@ -270,7 +269,7 @@ class CodePanel:
 
     def _title(self, listing: Listing | None, width: int) -> list[str]:
         """The title's lines."""
-        title = listing.title if listing else f"no pseudo-code for {self.state.method}"
+        title = listing.title if listing else f"no pseudo-code for {self.state.options.method}"
         return wrap(self.painter.fonts.get(self.px, "bold"), title, width - 12)
 
     def _code_area(self, listing: Listing | None, step: Step | None) -> tuple[int, int]:
@@ -339,7 +338,7 @@ class CodePanel:
         """Keep the current line in the listing's ``view`` pixels (once per change of the
         current line or of that height)."""
         self._view = view
-        key = (self.state.method, cur, self.rect.size, view)
+        key = (self.state.options.method, cur, self.rect.size, view)
         if key == self._followed or cur is None:
             return
         self._followed = key

@@ -114,7 +114,7 @@ class Scrubber:
 
     def index_at(self, x: int) -> int:
         """The step under pixel column ``x`` (0 .. count - 1)."""
-        n = self.state.timeline.count
+        n = self.state.playback.timeline.count
         r = self.rect.inflate(-self.rect.height, 0)
         if n <= 1 or r.width <= 0:
             return 0
@@ -123,7 +123,7 @@ class Scrubber:
 
     def x_of(self, k: int) -> int:
         """The pixel column of step ``k``."""
-        n = self.state.timeline.count
+        n = self.state.playback.timeline.count
         r = self.rect.inflate(-self.rect.height, 0)
         return r.left + (round(r.width * k / (n - 1)) if n > 1 else 0)
 
@@ -131,12 +131,12 @@ class Scrubber:
         """Take ``event`` if it is this part's (True: taken, nothing else sees it); may run
         actions on ``host``."""
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 \
-                and self.rect.collidepoint(event.pos) and self.state.timeline.count:
+                and self.rect.collidepoint(event.pos) and self.state.playback.timeline.count:
             self.dragging = True
-            self.state.seek(self.index_at(event.pos[0]))
+            self.state.playback.seek(self.index_at(event.pos[0]))
             return True
         if event.type == pygame.MOUSEMOTION and self.dragging:
-            self.state.seek(self.index_at(event.pos[0]))
+            self.state.playback.seek(self.index_at(event.pos[0]))
             return True
         if event.type == pygame.MOUSEBUTTONUP and self.dragging:
             self.dragging = False
@@ -145,7 +145,7 @@ class Scrubber:
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the part in its rectangle (from a cache while what it shows is unchanged)."""
-        tl, r, painter = self.state.timeline, self.rect, self.painter
+        tl, r, painter = self.state.playback.timeline, self.rect, self.painter
         if r.width <= 0:
             return
         c = painter.colours
@@ -199,7 +199,7 @@ class StepList:
 
     def _title(self) -> list[str]:
         """The title's lines, wrapped to the list's width."""
-        tl = self.state.timeline
+        tl = self.state.playback.timeline
         where = "live verdict" if tl.index is None else f"step {tl.index + 1} of {tl.count}"
         key = (f"Steps ({tl.count}) by phase · {where} · Up / Down: phase", self.rect.width,
                self.px)
@@ -215,7 +215,7 @@ class StepList:
         """The rows to show and their total height (cached per verdict, step and size):
         every phase unfolded when they fit, else the current phase first and then the
         nearest ones while they fit."""
-        tl = self.state.timeline
+        tl = self.state.playback.timeline
         key = (Same(tl.verdict), tl.index, self.rect.size, self.px)
         if self._rows[0] == key:
             return self._rows[1], self._rows[2]
@@ -246,7 +246,7 @@ class StepList:
                                 list[list[tuple[int, tuple[str, ...]]]]]:
         """Each phase's header and each of its steps (phases of one step: none) as
         ``(height, wrapped lines)``."""
-        tl = self.state.timeline
+        tl = self.state.playback.timeline
         v = tl.verdict
         key = (Same(v), self.rect.width, self.px)
         if self._measured[0] == key:
@@ -271,7 +271,7 @@ class StepList:
 
     def _follow(self) -> None:
         """Scroll so that the current step's row is in view (once per step change)."""
-        tl = self.state.timeline
+        tl = self.state.playback.timeline
         key = (Same(tl.verdict), tl.index)
         if key == self._followed:
             return
@@ -302,7 +302,7 @@ class StepList:
         y = event.pos[1] - self.rect.top - self._title_h() + self.scroll
         for row in self.rows()[0]:
             if row.y <= y < row.y + row.height:
-                self.state.seek(row.target)
+                self.state.playback.seek(row.target)
                 break
         return True
 
@@ -312,7 +312,7 @@ class StepList:
             return
         self._follow()
         rows, _height = self.rows()
-        tl = self.state.timeline
+        tl = self.state.playback.timeline
         key = ("steplist", self._rows[0], self.scroll)
         surf = self.painter.cached(key, lambda: self._make(rows, tl), False)
         surface.blit(surf, self.rect)

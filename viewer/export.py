@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import errno
 import os
-import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -27,20 +26,20 @@ import pygame
 
 import logic
 from logic.files import atomic_write, disk_full
-from logic.verdict import Verdict
-from viewer.overlay import EMPTY, Overlay, legend_drawn, live_overlay, step_overlay
+from viewer.frame import Frame, frame_of, frame_px
+from viewer.jobs import Job, Ticket
+from viewer.overlay import EMPTY, Overlay
 from viewer.render import Painter, banner_roles
 from viewer.state import DEFAULT_OPTIONS, ExportOptions
-from viewer.text import Banner, banner_text, frame_banner, frame_explanation
-from viewer.theme import Block, LegendItem, Role, legend_items
+from viewer.text import Banner, banner_text
+from viewer.theme import Block, LegendItem, Role
 
 if TYPE_CHECKING:
     from viewer.state import ViewerState
 
 __all__ = ["compose_frame", "save_png", "save_gif", "render_to_file", "trace_frames",
-           "ExportError", "banner_text", "Frame", "Exporter", "frame_of", "KINDS",
-           "verify_image", "frame_px", "gif_pixels", "write_gif", "gif_frames", "Pixels",
-           "GIF_MAX", "banner_height"]
+           "ExportError", "banner_text", "Exporter", "KINDS", "verify_image", "gif_pixels",
+           "write_gif", "gif_frames", "Pixels", "GIF_MAX", "banner_height"]
 
 #: the export kinds and their file suffixes
 KINDS = {"png": ".png", "gif": ".gif", "svg": ".svg"}
@@ -48,62 +47,6 @@ KINDS = {"png": ".png", "gif": ".gif", "svg": ".svg"}
 
 class ExportError(OSError):
     """An export that could not be written; the message names the file."""
-
-
-@dataclass(frozen=True)
-class Frame:
-    """What one picture shows: the board, the verdict of the side under test and the
-    other side's, the step on show (None: the live verdict), a caption, the KPK answer
-    and the orientation."""
-
-    board: chess.Board
-    verdict: Verdict | None
-    other: Verdict | None = None
-    index: int | None = None
-    caption: str = ""
-    kpk: dict[str, Any] | None = None
-    flipped: bool = False
-
-    def overlay(self) -> Overlay:
-        """The overlay of this frame."""
-        v = self.verdict
-        if v is None:
-            return EMPTY
-        return step_overlay(v, self.index) if self.index is not None and v.steps \
-            else live_overlay(v)
-
-    def legend(self, drawn: Overlay | None = None) -> tuple[LegendItem, ...]:
-        """The legend of this frame: the lines of its method's items (and the KPK items
-        on a KPK position) for what the overlay ``drawn`` draws (by default this frame's
-        own; :data:`~viewer.overlay.EMPTY` for a board without one: no line)."""
-        return legend_drawn(self.legend_lines(), self.overlay() if drawn is None else drawn)
-
-    def banner(self) -> Banner:
-        """The banner of this frame (the step on show, or the verdicts)."""
-        return frame_banner(self.verdict, self.other, self.index, self.caption, self.kpk)
-
-    def explanation(self) -> str:
-        """The words under the board of this frame."""
-        return frame_explanation(self.verdict, self.index, self.caption)
-
-    def legend_lines(self) -> tuple[LegendItem, ...]:
-        """Every line the legend of this frame's method may have, in order."""
-        v = self.verdict
-        method = v.method if v is not None else "paper"
-        code = v.code if v is not None and v.status == "ok" else \
-            ("none" if v is not None else None)
-        return legend_items(method, kpk=bool(self.kpk), code=code)
-
-
-def frame_of(state: ViewerState) -> Frame:
-    """The frame the window shows now."""
-    return Frame(state.editor.board.copy(stack=False), state.verdict, state.other,
-                 state.timeline.index, state.shown_caption(), state.kpk, state.flipped)
-
-
-def frame_px(size: int) -> int:
-    """The body text size of a picture whose board is ``size`` pixels."""
-    return max(11, round(size / 40))
 
 
 def banner_height(painter: Painter, b: Banner, options: ExportOptions) -> int:
@@ -242,8 +185,12 @@ class Pixels(NamedTuple):
 
 def gif_pixels(frames: list[pygame.Surface]) -> list[Pixels]:
     """The frames as :class:`Pixels` (pygame's part of a GIF export: the main thread's)."""
-    return [Pixels(f.get_size(), pygame.image.tobytes(f, "RGB"), tuple(f.get_at((0, 0)))[:3])
-            for f in frames]
+    out = []
+    for f in frames:
+        corner = f.get_at((0, 0))
+        out.append(Pixels(size=f.get_size(), rgb=pygame.image.tobytes(f, "RGB"),
+                          pad=(corner.r, corner.g, corner.b)))
+    return out
 
 
 def write_gif(frames: list[Pixels], path: str | Path, *, duration_ms: int = 600,
@@ -277,8 +224,8 @@ def trace_frames(painter: Painter, frame: Frame, options: ExportOptions = DEFAUL
     draws, in the method's order (a legend that changed with every frame jumped under the
     board)."""
     v = frame.verdict
-    frames = [_with_index(frame, k) for k in range(len(v.steps) if v is not None else 0)]
-    frames.append(_with_index(frame, None))
+    frames = [frame.at(k) for k in range(len(v.steps) if v is not None else 0)]
+    frames.append(frame.at(None))
     tallest = (max(banner_height(painter, f.banner(), options) for f in frames)
                if options.banner else 0)
     overlays = [f.overlay() if options.overlays else EMPTY for f in frames]
@@ -296,11 +243,6 @@ def explanation_height(painter: Painter, frame: Frame, options: ExportOptions) -
     size, px = options.size, frame_px(options.size)
     return painter.fit_text([Block(frame.explanation(), "sub")], size - 2 * max(4, size // 80),
                             100_000, {"sub": Role(px)}).height
-
-
-def _with_index(frame: Frame, index: int | None) -> Frame:
-    return Frame(frame.board, frame.verdict, frame.other, index, frame.caption, frame.kpk,
-                 frame.flipped)
 
 
 def write(painter: Painter, kind: str, frame: Frame, options: ExportOptions, path: Path,
@@ -332,42 +274,69 @@ def gif_frames(painter: Painter, frame: Frame, options: ExportOptions, path: Pat
     return list(trace_frames(painter, frame, options))
 
 
+class _Gif(NamedTuple):
+    """A GIF for the background writer: its frames, file and frame time."""
+
+    pixels: list[Pixels]
+    path: Path
+    duration_ms: int
+
+
 class Exporter:
     """The window's exports: file names in ``folder`` and the writing (messages on the
-    state's message line).  A GIF from the window is composed at once and encoded in a
-    worker thread (:meth:`export` with ``background``: Pillow's quantizing took seconds
-    in which the window froze); :meth:`poll` reports it, ``notify`` (if set) is called
-    from the worker when it is done, :meth:`close` waits for it."""
+    state's message line).  A GIF from the window is composed at once and encoded by a
+    background :class:`~viewer.jobs.Job` (:meth:`export` with ``background``: Pillow's
+    quantizing took seconds in which the window froze); :meth:`poll` reports it,
+    ``notify`` (if set) is called from the worker when it is done, :meth:`close` waits
+    for it."""
 
     def __init__(self, painter: Painter, state: ViewerState, folder: Path) -> None:
         self.painter, self.state, self.folder = painter, state, folder
-        self.notify: Callable[[], None] | None = None
-        self._writer: threading.Thread | None = None
-        self._said: list[str] = []  # the worker's message, once it is done
+        #: the GIF writer; its result is the message saying how the writing went
+        self._gif: Job[_Gif, str, None] = Job(self._write_gif, name="pawnfence-gif")
+
+    @property
+    def notify(self) -> Callable[[], None] | None:
+        """Called from the writer when a GIF is done (thread-safe callees only)."""
+        return self._gif.notify
+
+    @notify.setter
+    def notify(self, notify: Callable[[], None] | None) -> None:
+        self._gif.notify = notify
 
     @property
     def busy(self) -> bool:
-        """Whether a GIF is being encoded in the background."""
-        return self._writer is not None
+        """Whether a GIF is being encoded in the background (or its message is still to
+        be shown)."""
+        return self._gif.running or self._gif.result is not None
 
     def poll(self) -> bool:
         """Put a finished background export's message on the message line; True then."""
-        if self._writer is None or self._writer.is_alive():
+        if self._gif.running:
             return False
-        self._writer.join()
-        self._writer = None
-        self.state.say(self._said.pop() if self._said else "The GIF was not saved")
+        said = self._gif.take()
+        if said is None:
+            return False
+        self.state.say(said)
         return True
 
     def close(self, timeout: float = 120.0) -> str | None:
         """Wait for a background export to be written (the window closes); a message if it
         is still not done after ``timeout`` seconds (the file is then not written)."""
-        if self._writer is None:
+        if self._gif.close(timeout, cancel=False):
             return None
-        self._writer.join(timeout)
-        if self._writer.is_alive():
-            return f"the GIF being saved was not finished after {timeout:g} s: not written"
-        return None
+        return f"the GIF being saved was not finished after {timeout:g} s: not written"
+
+    @staticmethod
+    def _write_gif(gif: _Gif, ticket: Ticket) -> None:
+        try:
+            done = write_gif(gif.pixels, gif.path, duration_ms=gif.duration_ms)
+            said = f"Saved {done} ({len(gif.pixels)} frames)"
+        except ExportError as exc:
+            said = str(exc)
+        except Exception as exc:  # noqa: BLE001 - said on the message line, never lost
+            said = f"The GIF was not saved: {type(exc).__name__}: {exc}"
+        ticket.job.publish(ticket, lambda _old: said)
 
     def _background_gif(self, path: Path) -> None:
         s = self.state
@@ -375,35 +344,22 @@ class Exporter:
             s.say("A GIF is still being saved: wait for it")
             return
         try:
-            frames = gif_frames(self.painter, frame_of(s), s.export, path)
+            frames = gif_frames(self.painter, frame_of(s), s.options.export, path)
         except ExportError as exc:
             s.say(str(exc))
             return
         pixels = gif_pixels(frames)
-        ms = round(1000 / max(0.1, s.timeline.speed))
-
-        def work() -> None:
-            try:
-                done = write_gif(pixels, path, duration_ms=ms)
-                self._said.append(f"Saved {done} ({len(pixels)} frames)")
-            except ExportError as exc:
-                self._said.append(str(exc))
-            except Exception as exc:  # noqa: BLE001 - said on the message line, never lost
-                self._said.append(f"The GIF was not saved: {type(exc).__name__}: {exc}")
-            if self.notify is not None:
-                self.notify()
-
-        self._writer = threading.Thread(target=work, name="pawnfence-gif", daemon=True)
-        self._writer.start()
+        ms = round(1000 / max(0.1, s.playback.timeline.speed))
+        self._gif.submit(_Gif(pixels, path, ms))
         s.say(f"Saving the GIF ({len(pixels)} frames) …", 60.0)
 
     def default_path(self, kind: str) -> Path:
         """A file name in :attr:`folder` not taken yet."""
-        s = self.state
-        base = s.current_diagram.id if s.current_diagram else "position"
+        d, o = self.state.position.current_diagram, self.state.options
+        base = d.id if d else "position"
         n = 1
         while True:
-            p = self.folder / f"pawnfence-{base}-{s.side}-{s.method}-{n}{KINDS[kind]}"
+            p = self.folder / f"pawnfence-{base}-{o.side}-{o.method}-{n}{KINDS[kind]}"
             if not p.exists():
                 return p
             n += 1
@@ -415,7 +371,7 @@ class Exporter:
         a background proof has no verdict yet.  With ``background`` a GIF is encoded in
         a worker thread and None returned (:meth:`poll` says how it went)."""
         s = self.state
-        if s.verdict is None and s.proving() is not None:
+        if s.playback.verdict is None and s.proof.proving() is not None:
             s.say("The prover is still working: export when its verdict is in (Esc cancels)")
             return None
         path = Path(path) if path else self.default_path(kind)
@@ -425,8 +381,8 @@ class Exporter:
             self._background_gif(path)
             return None
         try:
-            done, n = write(self.painter, kind, frame_of(s), s.export, path,
-                            speed=s.timeline.speed)
+            done, n = write(self.painter, kind, frame_of(s), s.options.export, path,
+                            speed=s.playback.timeline.speed)
         except ExportError as exc:
             s.say(str(exc))
             return None

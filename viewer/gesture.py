@@ -79,7 +79,7 @@ class Gestures:
 
     def _down(self, event: pygame.event.Event, rect: pygame.Rect) -> None:
         state = self.state
-        sq = square_at(rect, event.pos, state.flipped)
+        sq = square_at(rect, event.pos, state.options.flipped)
         if sq is None:
             return
         if event.button == 3:
@@ -87,10 +87,10 @@ class Gestures:
             return
         if event.button != 1:
             return
-        piece = state.editor.board.piece_at(sq)
+        piece = state.position.editor.board.piece_at(sq)
         self.press = Press(sq, event.pos, piece, painted={sq})
         if piece is None:
-            state.editor.begin_stroke()
+            state.position.editor.begin_stroke()
             self.press.stroke = True
             state.apply_tool(sq, toggle=False)
 
@@ -99,7 +99,7 @@ class Gestures:
         if p is None:
             return
         if p.stroke:
-            sq = square_at(rect, event.pos, self.state.flipped)
+            sq = square_at(rect, event.pos, self.state.options.flipped)
             if sq is not None and sq not in p.painted:
                 p.painted.add(sq)
                 self.state.apply_tool(sq, toggle=False)
@@ -114,9 +114,9 @@ class Gestures:
         if p is None or event.button != 1:
             return
         if p.stroke:
-            self.state.editor.end_stroke()
+            self.state.position.editor.end_stroke()
             return
         if p.dragging:
-            self.state.move(p.square, square_at(rect, event.pos, self.state.flipped))
+            self.state.move(p.square, square_at(rect, event.pos, self.state.options.flipped))
         else:
             self.state.apply_tool(p.square, toggle=True)

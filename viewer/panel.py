@@ -132,7 +132,7 @@ class Panel:
         self.fen_entry = self.library = self.explain_box = self.caption_box = None
         self.fen_status = None
         self.size_menu = self.ep_menu = None
-        self.panes = self.state.visible_panes(len(layout.slots)) if layout.slots else []
+        self.panes = self.state.options.visible_panes(len(layout.slots)) if layout.slots else []
         self._built_for = self._build_key(len(layout.slots))
         self._shown = None
         if layout.projector:
@@ -160,20 +160,20 @@ class Panel:
         self._ep_menu()
         self.fen_entry = UITextEntryLine(cell("fen"), m)
         self.fen_entry.set_text_length_limit(FEN_LIMIT)
-        self.fen_entry.set_text(state.editor.fen)
+        self.fen_entry.set_text(state.position.editor.fen)
         self.fen_status = UILabel(cell("fen_status"), "", m)
         labels = [meth.label for meth in logic.METHODS.values()]
-        self.method_menu = UIDropDownMenu(labels, logic.METHODS[state.method].label,
+        self.method_menu = UIDropDownMenu(labels, logic.METHODS[state.options.method].label,
                                           cell("method"), m)
-        self.side_menu = UIDropDownMenu(list(SIDE_LABELS.values()), SIDE_LABELS[state.side],
+        self.side_menu = UIDropDownMenu(list(SIDE_LABELS.values()), SIDE_LABELS[state.options.side],
                                         cell("side"), m)
         self.step_label = UILabel(cell("step"), "", m)
         self.speed_label = UILabel(cell("speed_label"), "", m)
-        self.speed_slider = UIHorizontalSlider(cell("speed"), state.timeline.speed, (0.5, 20.0),
-                                               m, click_increment=0.5)
+        self.speed_slider = UIHorizontalSlider(cell("speed"), state.playback.timeline.speed,
+                                               (0.5, 20.0), m, click_increment=0.5)
 
     def _ep_key(self) -> tuple[Any, ...]:
-        board = self.state.editor.board
+        board = self.state.position.editor.board
         return tuple(ep_candidates(board)), board.ep_square
 
     def _ep_menu(self) -> None:
@@ -193,8 +193,9 @@ class Panel:
         m, state = self.manager, self.state
         bh = round(self.px * 2.2)
         list_h = (body.height - bh - 8) * 11 // 20
-        entries = [(f"{d.id}: {d.caption}", ("diagram", d.id)) for d in state.diagrams]
-        entries += [(f"mine: {name}", ("mine", name)) for name, _fen in state.user_positions]
+        pos = state.position
+        entries = [(f"{d.id}: {d.caption}", ("diagram", d.id)) for d in pos.diagrams]
+        entries += [(f"mine: {name}", ("mine", name)) for name, _fen in pos.user_positions]
         # one line per entry, cut at a word with "…" (the caption box below has it all);
         # a click is looked up by the line shown, never parsed back
         font = _FONTS.get(self.px)
@@ -218,7 +219,7 @@ class Panel:
                                         "Open a playlist… (O)", m)
 
     def _pane_export(self, body: pygame.Rect) -> None:
-        m, x = self.manager, self.state.export
+        m, x = self.manager, self.state.options.export
         bh = round(self.px * 2.2)
         y = body.top
         UILabel(pygame.Rect(body.left, y, body.width // 3, bh), "Board size", m)
@@ -259,7 +260,7 @@ class Panel:
         board's FEN back and gives the keyboard back to the board."""
         if event.key == pygame.K_ESCAPE and self.fen_entry is not None \
                 and self.fen_entry.is_focused:
-            self.fen_entry.set_text(self.state.editor.fen)
+            self.fen_entry.set_text(self.state.position.editor.fen)
             self.release_keyboard()
 
     def release_keyboard(self) -> None:
@@ -285,7 +286,7 @@ class Panel:
             else:
                 self._status(_typed_status(event.text))
         elif t == pygame_gui.UI_HORIZONTAL_SLIDER_MOVED and el is self.speed_slider:
-            self.state.timeline.set_speed(float(event.value))
+            self.state.playback.timeline.set_speed(float(event.value))
         elif t == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and el is self.library:
             self._library(event.text)
 
@@ -296,12 +297,13 @@ class Panel:
                 return
         for name, button in self.checks.items():
             if el is button:
-                self.state.set_export(**{name: not getattr(self.state.export, name)})
+                o = self.state.options
+                o.set_export(**{name: not getattr(o.export, name)})
                 return
         for i, tabs in enumerate(self.tabs):
             for name, button in tabs.items():
                 if el is button:
-                    self.state.show_pane(i, name, len(self.tabs))
+                    self.state.options.show_pane(i, name, len(self.tabs))
 
     def _menu(self, el: object, text: str) -> None:
         state = self.state
@@ -316,11 +318,11 @@ class Panel:
         elif el is self.other_menu and text != OTHER_LABEL:
             for sym in OTHER_PIECES:
                 if _piece_label(sym) == text:
-                    state.select_tool(sym)
+                    state.options.select_tool(sym)
         elif el is self.ep_menu:
             state.set_ep(None if text == EP_NONE else chess.parse_square(text.split()[-1]))
         elif el is self.size_menu:
-            state.set_export(size=int(text.split()[0]))
+            state.options.set_export(size=int(text.split()[0]))
 
     def _library(self, text: str) -> None:
         state = self.state
@@ -328,7 +330,7 @@ class Panel:
         if kind == "mine":
             state.load_user_position(name)
         elif kind == "diagram":
-            for d in state.diagrams:
+            for d in state.position.diagrams:
                 if d.id == name:
                     state.load_diagram(d)
         self.release_keyboard()
@@ -342,8 +344,8 @@ class Panel:
     # -- refresh ------------------------------------------------------------------------
     def _build_key(self, slots: int) -> tuple[Any, ...]:
         s = self.state
-        return (s.method, s.side, len(s.user_positions),
-                tuple(s.visible_panes(slots)) if slots else (), s.export.size)
+        return (s.options.method, s.options.side, len(s.position.user_positions),
+                tuple(s.options.visible_panes(slots)) if slots else (), s.options.export.size)
 
     def needs_rebuild(self) -> bool:
         """Whether the widgets no longer show the state's choices (menus, panes)."""
@@ -352,11 +354,13 @@ class Panel:
     def update(self, search: Any = None) -> None:
         """Re-set the widgets if what they show changed (``search``: the analysis's
         result, for the library pane's caption box when the analysis is on)."""
-        s, tl = self.state, self.state.timeline
-        key = (s.tool, s.editor.fen, s.structure_layer, s.search_on, self.typing(),
-               s.editor.can_undo(), s.editor.can_redo(), tl.playing, tl.index, tl.count,
-               tl.speed, Same(s.verdict), Same(s.other), s.proof_note, s.playlist_index,
-               len(s.playlist), Same(s.current_diagram), search, s.caption, s.export)
+        s, tl = self.state, self.state.playback.timeline
+        o, pos, editor = s.options, s.position, s.position.editor
+        key = (o.tool, editor.fen, o.structure_layer, o.search_on, self.typing(),
+               editor.can_undo(), editor.can_redo(), tl.playing, tl.index, tl.count,
+               tl.speed, Same(s.playback.verdict), Same(s.playback.other), s.proof.note,
+               pos.playlist_index, len(pos.playlist), Same(pos.current_diagram), search,
+               pos.caption, o.export)
         if key != self._shown:
             self._shown = key
             if self.fen_entry is not None and self._ep_key() != self._ep_shown:
@@ -365,20 +369,20 @@ class Panel:
 
     def refresh(self, search: Any = None) -> None:
         """Set every widget from the state."""
-        s, tl, b = self.state, self.state.timeline, self.buttons
+        s, tl, b = self.state, self.state.playback.timeline, self.buttons
         if self.fen_entry is None:
             return
         for sym in TOOLS:
-            (b[f"tool:{sym}"].select if sym == s.tool else b[f"tool:{sym}"].unselect)()
-        b["turn"].set_text("White to move" if s.editor.board.turn else "Black to move")
-        b["structure"].set_text(f"Structure (L): {'on' if s.structure_layer else 'off'}")
-        b["search"].set_text(f"Analysis (E): {'on' if s.search_on else 'off'}")
+            (b[f"tool:{sym}"].select if sym == s.options.tool else b[f"tool:{sym}"].unselect)()
+        b["turn"].set_text("White to move" if s.position.editor.board.turn else "Black to move")
+        b["structure"].set_text(f"Structure (L): {'on' if s.options.structure_layer else 'off'}")
+        b["search"].set_text(f"Analysis (E): {'on' if s.options.search_on else 'off'}")
         if not self.typing():
-            if self.fen_entry.get_text() != s.editor.fen:
-                self.fen_entry.set_text(s.editor.fen)
-            self._status(status_line(s.editor.board))
-        (b["undo"].enable if s.editor.can_undo() else b["undo"].disable)()
-        (b["redo"].enable if s.editor.can_redo() else b["redo"].disable)()
+            if self.fen_entry.get_text() != s.position.editor.fen:
+                self.fen_entry.set_text(s.position.editor.fen)
+            self._status(status_line(s.position.editor.board))
+        (b["undo"].enable if s.position.editor.can_undo() else b["undo"].disable)()
+        (b["redo"].enable if s.position.editor.can_redo() else b["redo"].disable)()
         b["play:toggle"].set_text("Pause" if tl.playing else "Play")
         self.step_label.set_text(step_line(s))
         self.speed_label.set_text(f"{tl.speed:.1f} steps/s")
@@ -386,7 +390,7 @@ class Panel:
             for name, button in tabs.items():
                 (button.select if self.panes[i] == name else button.unselect)()
         for name, button in self.checks.items():
-            on = getattr(s.export, name)
+            on = getattr(s.options.export, name)
             button.set_text(f"{name.capitalize()}: {'on' if on else 'off'}")
             (button.select if on else button.unselect)()
         if self.explain_box is not None:

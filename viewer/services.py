@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 from pygame_gui.windows import UIFileDialog
 
+from logic.position import read_playlist
 from viewer.analysis_pane import line_of_source
 from viewer.export import KINDS
 from viewer.settings import add_user_position, load_user_positions
@@ -100,7 +101,8 @@ class Services:
         r = self.analysis.result
         label = {"with": "the search with detection", "without": "the search without "
                  "detection", "engine": "the engine's line"}.get(source, source)
-        if r is not None and self.state.line is None and r.fen != self.state.editor.fen:
+        pos = self.state.position
+        if r is not None and pos.line is None and r.fen != pos.editor.fen:
             self.state.say("The analysis is of another position: wait for the new one")
             return
         self.state.play_line(source, line_of_source(r, source), label)
@@ -108,20 +110,18 @@ class Services:
     def save_position(self) -> None:
         """Add the position to the user's own list (the library shows it at once)."""
         s = self.state
-        name = s.current_diagram.id if s.current_diagram else \
-            f"position {len(s.user_positions) + 1}"
+        name = s.position.current_diagram.id if s.position.current_diagram else \
+            f"position {len(s.position.user_positions) + 1}"
         try:
-            path = add_user_position(name, s.editor.fen)
+            path = add_user_position(name, s.position.editor.fen)
         except (OSError, ValueError) as exc:
             s.say(f"Could not save the position: {exc}")
             return
-        s.user_positions = load_user_positions()
+        s.position.user_positions = load_user_positions()
         s.say(f"Added to {path}")
 
     def open_playlist(self, path: str) -> bool:
         """Load the EPD file at ``path`` as the playlist; a bad file gives a message."""
-        from viewer.cli import read_playlist
-
         try:
             entries = read_playlist(path)
         except (OSError, ValueError) as exc:

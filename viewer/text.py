@@ -178,14 +178,15 @@ def proof_banner(method: str, progress: Any, note: str) -> Banner:
 def window_banner(state: ViewerState) -> Banner:
     """The window's banner for the state (see :func:`frame_banner`; while a background
     proof runs or was stopped, :func:`proof_banner`)."""
-    p = state.proving()
-    if state.verdict is None and (p is not None or state.proof_note):
-        return proof_banner(state.method, p, state.proof_note)
-    pending = proving_text(p) if p is not None and state.other is None else ""
-    b = frame_banner(state.verdict, state.other, state.timeline.index, state.shown_caption(),
-                     state.kpk, pending)
-    v = state.verdict
-    if v is not None and v.status == "unknown" and state.timeline.index is None \
+    p = state.proof.proving()
+    if state.playback.verdict is None and (p is not None or state.proof.note):
+        return proof_banner(state.options.method, p, state.proof.note)
+    shown = state.playback
+    pending = proving_text(p) if p is not None and shown.other is None else ""
+    b = frame_banner(shown.verdict, shown.other, shown.timeline.index,
+                     state.position.shown_caption(), shown.kpk, pending)
+    v = shown.verdict
+    if v is not None and v.status == "unknown" and shown.timeline.index is None \
             and state.can_prove_longer():  # the window's own hint: not in an export
         blocks = tuple(Block(f"{x.text} · R: twice the time", "sub") if x.role == "sub" else x
                        for x in b.blocks)
@@ -196,7 +197,7 @@ def window_banner(state: ViewerState) -> Banner:
 def projector_blocks(state: ViewerState) -> tuple[Block, ...]:
     """Projector mode's words: the current step's sentence in large type (its phase and
     number above it), or the live verdict and its reason."""
-    v, tl = state.verdict, state.timeline
+    v, tl = state.playback.verdict, state.playback.timeline
     if v is not None and tl.index is not None and v.steps:
         step = v.steps[tl.index]
         return (Block(f"step {tl.index + 1} of {tl.count} · {step.phase} · {step.section}",
@@ -207,26 +208,26 @@ def projector_blocks(state: ViewerState) -> tuple[Block, ...]:
 
 def explanation_html(state: ViewerState) -> str:
     """The explanation box: the verdict with every pawn note, or the step played back."""
-    v, tl = state.verdict, state.timeline
+    v, tl = state.playback.verdict, state.playback.timeline
     if v is None:
-        if state.proof_note:
+        if state.proof.note:
             return "<br>".join(esc(b.text, OWN) for b in window_banner(state).blocks)
-        if state.proving() is not None:
+        if state.proof.proving() is not None:
             return ("Proving in the background (the banner shows how far it is); the "
                     "steps and the king map come when the proof is in.")
         return ""
-    cap = state.shown_caption()
-    top = f"<i>{esc(cap, OWN if state.current_diagram else SHOWN)}</i><br>" if cap else ""
+    cap = state.position.shown_caption()
+    top = f"<i>{esc(cap, OWN if state.position.current_diagram else SHOWN)}</i><br>" if cap else ""
     if tl.index is None:
         lines = [top + f"<b>{esc(v.headline, OWN)}</b>", esc(v.reason, OWN)]
-        if state.kpk:
-            lines.insert(0, f"<b>{esc(kpk_rules.summary_line(state.kpk), OWN)}</b>")
+        if state.playback.kpk:
+            lines.insert(0, f"<b>{esc(kpk_rules.summary_line(state.playback.kpk), OWN)}</b>")
         for note in v.pawns:
             mark = "holds" if note.ok else "<b>breaks</b>"
             lines.append(f"• {chess.square_name(note.square)} ({note.category}, {mark}): "
                          f"{esc(note.reason, OWN)}")
-        if state.other is not None:
-            lines.append(f"<i>{esc(side_summary(state.other), OWN)}</i>")
+        if state.playback.other is not None:
+            lines.append(f"<i>{esc(side_summary(state.playback.other), OWN)}</i>")
         return "<br>".join(lines)
     step = v.steps[tl.index]
     return (f"{top}<b>step {tl.index + 1} of {tl.count} · [{esc(step.section)}] "
@@ -236,8 +237,8 @@ def explanation_html(state: ViewerState) -> str:
 def step_line(state: ViewerState) -> str:
     """The line under the play buttons: "step k of N · phase g of G" or the live view's
     (short: the banner says the phase in words)."""
-    tl = state.timeline
-    if tl.verdict is None and state.proving() is not None:
+    tl = state.playback.timeline
+    if tl.verdict is None and state.proof.proving() is not None:
         return "proving … (Esc cancels)"
     if tl.index is None or tl.verdict is None:
         return f"live verdict · {tl.count} steps (Space to play)"
@@ -275,21 +276,22 @@ def caption_html(state: ViewerState, search: AnalysisResult | None = None, *,
     """The caption: the analysis in words when it is on and ``with_search``, else the
     playlist case or the library diagram while the board still shows it (with the
     verdict its source states), or both sides' verdicts."""
-    if state.search_on and with_search:
+    if state.options.search_on and with_search:
         return search_html(search)
-    if state.playlist and state.case_shown():
+    if state.position.playlist and state.position.case_shown():
         return _playlist_html(state)
-    d = state.current_diagram
-    if d is None or d.fen != state.editor.fen:
+    d = state.position.current_diagram
+    if d is None or d.fen != state.position.editor.fen:
         note = ""
-        if state.playlist:
+        if state.position.playlist:
             note = (f"<br><i>Playlist: the board no longer shows case "
-                    f"{state.playlist_index + 1}/{len(state.playlist)} (N / PageUp)</i>")
-        cap = state.shown_caption()
+                    f"{state.position.playlist_index + 1}/{len(state.position.playlist)} "
+                    "(N / PageUp)</i>")
+        cap = state.position.shown_caption()
         return (f"<b>{esc(cap)}</b><br>" if cap else "") + \
-            f"{esc(both_sides(state.verdict, state.other), OWN)}{note}"
-    exp = d.expect.get(state.method)
-    ours = state.verdict
+            f"{esc(both_sides(state.playback.verdict, state.playback.other), OWN)}{note}"
+    exp = d.expect.get(state.options.method)
+    ours = state.playback.verdict
     if exp is None:
         stated = "no verdict stated"
     elif exp.blocked is None:
@@ -300,16 +302,17 @@ def caption_html(state: ViewerState, search: AnalysisResult | None = None, *,
         f" ({ours.rule if ours is not None else '-'})"
     return (f"<b>{esc(d.id)}</b> — {esc(d.caption, OWN)}<br><i>{esc(d.source)}</i><br>"
             f"Stated: {esc(stated)} for White; game result: {esc(d.result)}<br>"
-            f"pawnfence ({state.side}): {esc(mine)}")
+            f"pawnfence ({state.options.side}): {esc(mine)}")
 
 
 def _playlist_html(state: ViewerState) -> str:
-    name, _fen, info = state.playlist[state.playlist_index]
-    parts = [f"<b>{esc(name)}</b> ({state.playlist_index + 1}/{len(state.playlist)}, "
+    pos = state.position
+    name, _fen, info = pos.playlist[pos.playlist_index]
+    parts = [f"<b>{esc(name)}</b> ({pos.playlist_index + 1}/{len(pos.playlist)}, "
              "N / PageUp for the next / previous case)"]
     labels = {"c0": "category", "c1": "score"}
     parts += [f"{esc(labels.get(k, k))}: <b>{esc(val)}</b>" for k, val in list(info.items())[:8]]
-    board = state.editor.board
+    board = state.position.editor.board
     for name_, method in logic.STATIC_METHODS.items():
         said = []
         for color in chess.COLORS:

@@ -89,16 +89,17 @@ class BoardView:
                 (ln.y + painter.fonts.get(ln.px, ln.style).get_linesize()
                  for ln in fitted.lines if ln.role == "head"), default=0)
         board_rect = layout.board
-        overlay = state.overlay()
-        painter.render_board(screen, board_rect, state.editor.board, overlay=overlay,
-                             flipped=state.flipped,
+        overlay = state.playback.overlay()
+        painter.render_board(screen, board_rect, state.position.editor.board, overlay=overlay,
+                             flipped=state.options.flipped,
                              hide_square=dragged.square if dragged is not None else None,
-                             structure=state.structure)
+                             structure=state.playback.structure)
         # the analysis is of the editor's board: no arrows over a step's own position
-        if search is not None and state.search_on and search.fen and not overlay.fen:
+        if search is not None and state.options.search_on and search.fen and not overlay.fen:
             self._arrows(screen, board_rect, search, overlay.arrow)
             if overlay.arrow is not None:  # its label stays readable over them
-                painter.arrow_label(screen, board_rect, overlay.arrow, flipped=state.flipped)
+                painter.arrow_label(screen, board_rect, overlay.arrow,
+                                    flipped=state.options.flipped)
         if dragged is not None and dragged.piece is not None and dragged.cursor:
             _, _, sq = board_geometry(board_rect)
             img = painter.pieces.get(dragged.piece.symbol(), sq)
@@ -107,7 +108,7 @@ class BoardView:
         # projector mode: the legend in larger type too (it shrinks again if it must)
         lpx = round(layout.px * PROJECTOR_LEGEND) if layout.projector else layout.px
         painter.render_legend(screen, layout.legend, state.legend(), lpx,
-                              structure=state.structure_layer, background=bg)
+                              structure=state.options.structure_layer, background=bg)
         if layout.projector:
             self._projector(screen, layout)
         else:
@@ -131,7 +132,7 @@ class BoardView:
         state = self.state
         if state.message.seconds > 0 and state.message.text:
             self._message(screen, layout)
-        if state.show_help:
+        if state.options.show_help:
             self._draw_help(screen, layout)
 
     def _projector(self, screen: pygame.Surface, layout: Layout) -> None:
@@ -149,15 +150,15 @@ class BoardView:
         same move lie side by side; ``centre`` (the overlay's own labelled arrow) keeps
         the middle of its move free."""
         state, c = self.state, self.painter.colours
-        line = state.line
+        line = state.position.line
         if line is not None:
             if line.index < len(line.moves):
                 role = next(col.colour for col in COLUMNS if col.source == line.source)
                 self.painter.render_arrows(screen, rect, [line.moves[line.index]],
-                                           flipped=state.flipped, colour=c[role],
+                                           flipped=state.options.flipped, colour=c[role],
                                            style=ARROW_STYLES[role])
             return
-        if search.fen != state.editor.fen:
+        if search.fen != state.position.editor.fen:
             return
         firsts = [(col, getattr(search, col.field)) for col in COLUMNS]
         firsts = [(col, d["pv"][0]) for col, d in firsts if d and d.get("pv")]
@@ -170,7 +171,7 @@ class BoardView:
                 offset = 0.22 * (order // 2 + 1) * (1 if order % 2 == 0 else -1)
             else:
                 offset = (order - (same - 1) / 2) * ARROW_SPREAD if same > 1 else 0.0
-            self.painter.render_arrows(screen, rect, [move], flipped=state.flipped,
+            self.painter.render_arrows(screen, rect, [move], flipped=state.options.flipped,
                                        colour=c[col.colour], style=ARROW_STYLES[col.colour],
                                        offset=offset)
 

@@ -1,0 +1,83 @@
+"""What one picture shows (:class:`Frame`: a board, its verdicts, the step on show, the
+caption, the orientation) and its geometry: the text size of a picture of a given board
+size (:func:`frame_px`).  Plain data, without pygame: the PNG, GIF and SVG exports
+(:mod:`viewer.export`, :mod:`viewer.svg`) draw it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+import chess
+
+from logic.verdict import Verdict
+from viewer.overlay import EMPTY, Overlay, legend_drawn, live_overlay, step_overlay
+from viewer.text import Banner, frame_banner, frame_explanation
+from viewer.theme import LegendItem, legend_items
+
+if TYPE_CHECKING:
+    from viewer.state import ViewerState
+
+__all__ = ["Frame", "frame_of", "frame_px"]
+
+
+def frame_px(size: int) -> int:
+    """The body text size of a picture whose board is ``size`` pixels."""
+    return max(11, round(size / 40))
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What one picture shows: the board, the verdict of the side under test and the
+    other side's, the step on show (None: the live verdict), a caption, the KPK answer
+    and the orientation."""
+
+    board: chess.Board
+    verdict: Verdict | None
+    other: Verdict | None = None
+    index: int | None = None
+    caption: str = ""
+    kpk: dict[str, Any] | None = None
+    flipped: bool = False
+
+    def at(self, index: int | None) -> Frame:
+        """This frame showing step ``index`` (None: the live verdict)."""
+        return replace(self, index=index)
+
+    def overlay(self) -> Overlay:
+        """The overlay of this frame."""
+        v = self.verdict
+        if v is None:
+            return EMPTY
+        return step_overlay(v, self.index) if self.index is not None and v.steps \
+            else live_overlay(v)
+
+    def legend(self, drawn: Overlay | None = None) -> tuple[LegendItem, ...]:
+        """The legend of this frame: the lines of its method's items (and the KPK items
+        on a KPK position) for what the overlay ``drawn`` draws (by default this frame's
+        own; :data:`~viewer.overlay.EMPTY` for a board without one: no line)."""
+        return legend_drawn(self.legend_lines(), self.overlay() if drawn is None else drawn)
+
+    def banner(self) -> Banner:
+        """The banner of this frame (the step on show, or the verdicts)."""
+        return frame_banner(self.verdict, self.other, self.index, self.caption, self.kpk)
+
+    def explanation(self) -> str:
+        """The words under the board of this frame."""
+        return frame_explanation(self.verdict, self.index, self.caption)
+
+    def legend_lines(self) -> tuple[LegendItem, ...]:
+        """Every line the legend of this frame's method may have, in order."""
+        v = self.verdict
+        method = v.method if v is not None else "paper"
+        code = v.code if v is not None and v.status == "ok" else \
+            ("none" if v is not None else None)
+        return legend_items(method, kpk=bool(self.kpk), code=code)
+
+
+def frame_of(state: ViewerState) -> Frame:
+    """The frame the window shows now."""
+    shown = state.playback
+    return Frame(state.position.editor.board.copy(stack=False), shown.verdict, shown.other,
+                 shown.timeline.index, state.position.shown_caption(), shown.kpk,
+                 state.options.flipped)

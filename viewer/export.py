@@ -29,8 +29,9 @@ import logic
 from logic.files import atomic_write
 from logic.verdict import Verdict
 from viewer.overlay import EMPTY, Overlay, legend_drawn, live_overlay, step_overlay
-from viewer.render import Painter, banner_roles
+from viewer.render import Painter, banner_height, frame_px
 from viewer.state import DEFAULT_OPTIONS, ExportOptions
+from viewer.svg import frame_svg
 from viewer.text import Banner, banner_text, frame_banner, frame_explanation
 from viewer.theme import Block, LegendItem, Role, legend_items
 
@@ -99,20 +100,6 @@ def frame_of(state: ViewerState) -> Frame:
     """The frame the window shows now."""
     return Frame(state.editor.board.copy(stack=False), state.verdict, state.other,
                  state.timeline.index, state.shown_caption(), state.kpk, state.flipped)
-
-
-def frame_px(size: int) -> int:
-    """The body text size of a picture whose board is ``size`` pixels."""
-    return max(11, round(size / 40))
-
-
-def banner_height(painter: Painter, b: Banner, options: ExportOptions) -> int:
-    """The height banner ``b`` takes in a picture made with ``options``."""
-    size, px = options.size, frame_px(options.size)
-    width = size - 2 * max(4, size // 80)
-    icon = max(9, min(px * 3 // 2, 60))
-    fitted = painter.fit_text(b.blocks, width - 38 - 2 * icon, 100_000, banner_roles(px))
-    return max(fitted.height + 8, 2 * icon + 12)
 
 
 def compose_frame(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_OPTIONS,
@@ -308,8 +295,6 @@ def write(painter: Painter, kind: str, frame: Frame, options: ExportOptions, pat
     if kind == "png":
         return save_png(compose_frame(painter, frame, options), path), 1
     if kind == "svg":
-        from viewer.svg import frame_svg
-
         return save_svg(frame_svg(painter, frame, options), path), 1
     frames = gif_frames(painter, frame, options, path)
     return save_gif(frames, path, duration_ms=round(1000 / max(0.1, speed))), len(frames)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import chess
 import pygame
@@ -39,10 +39,14 @@ from viewer.scene import (
 from viewer.textfit import Fitted, Fonts, fit, wrap
 from viewer.theme import COLOURS, RGB, Block, LegendItem, Role
 
+if TYPE_CHECKING:
+    from viewer.state import ExportOptions
+    from viewer.text import Banner
+
 __all__ = ["Painter", "square_at", "board_geometry", "display_format", "banner_roles",
            "BANNER_ICONS", "banner_icon_radius",
            "STRUCTURE_KEY", "ARROW_STYLES", "fill_except", "board_cover", "swatch_width",
-           "render_scene_types"]
+           "render_scene_types", "frame_px", "banner_height"]
 
 #: the pawn-structure layer's key, under the legend
 STRUCTURE_KEY = ("pawn structure: R ram · L lever · bw backward · S straggler; files open / "
@@ -74,6 +78,20 @@ def banner_icon_radius(height: int, px: int) -> int:
     is ``px``; the text starts ``30 + 2 * radius`` pixels from the banner's left edge and
     ends 8 pixels before its right."""
     return max(9, min(height * 3 // 10, px * 3 // 2))
+
+
+def frame_px(size: int) -> int:
+    """The body text size of a picture whose board is ``size`` pixels."""
+    return max(11, round(size / 40))
+
+
+def banner_height(painter: Painter, b: Banner, options: ExportOptions) -> int:
+    """The height banner ``b`` takes in a picture made with ``options``."""
+    size, px = options.size, frame_px(options.size)
+    width = size - 2 * max(4, size // 80)
+    icon = max(9, min(px * 3 // 2, 60))
+    fitted = painter.fit_text(b.blocks, width - 38 - 2 * icon, 100_000, banner_roles(px))
+    return max(fitted.height + 8, 2 * icon + 12)
 
 
 def display_format(surface: pygame.Surface, alpha: bool = True) -> pygame.Surface:

@@ -309,7 +309,8 @@ def _badge_at(g: ET.Element, bx: float, by: float, side: int, letter: str, ok: b
             stroke=_hex(c["breaks"]), stroke_width=ring)
         ink = _hex(c["breaks"])
     t = _el(g, "text", x=f"{cx:.1f}", y=f"{cy + d * 0.3:.1f}",
-            font_size=int(d * 0.85) * PLAIN_SCALE, font_family=PLAIN, font_weight="bold", text_anchor="middle", fill=ink)
+            font_size=int(d * 0.85) * PLAIN_SCALE, font_family=PLAIN, font_weight="bold",
+            text_anchor="middle", fill=ink)
     t.text = letter
     if ok is not None:
         m = mark

@@ -1,9 +1,10 @@
 """Drawing the board, its overlays, the verdict banner, the legend and wrapped text.
 
-``render_board`` is a pure function of (board, overlay, options) in the manner
-of ``chess.svg.board()``: keyword options and a colours dict, no state beyond
-the caches of pre-rendered tiles in :class:`Painter`.  The same code draws the
-window, PNG/GIF exports and ``pawnfence render``.  Text is laid out by
+``render_board`` draws the scene of :func:`viewer.scene.board_scene` (a pure function of
+board, overlay and keyword options, in the manner of ``chess.svg.board()``): each
+primitive by its type (:data:`_DRAW`), with no state beyond the caches of pre-rendered
+tiles in :class:`Painter`.  The same code draws the window, PNG/GIF exports and
+``pawnfence render``; :mod:`viewer.svg` draws the same scene.  Text is laid out by
 :func:`viewer.textfit.fit`: it wraps and shrinks to its rectangle, never "…".
 """
 

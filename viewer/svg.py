@@ -1,14 +1,16 @@
-"""SVG export for print: the board and pieces from python-chess's ``chess.svg``, the
-overlays as SVG patterns (hatches, cross-hatch, dots, plus and minus signs, rings) and
-paths (the fence and the search path), the badges as shapes, and the banner, the
-explanation and the legend as text laid out by the same fitting as the PNG
-(:func:`viewer.textfit.fit`, so lines break at the same words).
+"""SVG export for print: the board's scene (:func:`viewer.scene.board_scene`, the
+primitives the PNG draws) translated primitive by primitive (:data:`_DRAW`): the squares,
+the project's own pieces, the coordinates on the PNG's two sides, the overlays as SVG
+patterns (hatches, cross-hatch, dots, plus and minus signs) and shapes (frames, rings,
+lines, badges, letter boxes, the move's arrow); then the banner, the explanation and the
+legend as text laid out by the same fitting as the PNG (:func:`viewer.textfit.fit`, so
+lines break at the same words).
 
-The document is one ``<svg>`` of ``size`` pixels' width; the board is a nested
-``<svg>`` in ``chess.svg``'s own units (45 per square, a 15-unit coordinate margin),
-into which the overlays are inserted: regions before the first piece, marks after the
-last.  :func:`board_square_box` maps a square to its pixel box (tests compare the
-rasterised SVG with the PNG square by square).
+The document is one ``<svg>`` of ``size`` pixels' width in pixel units; the board is
+laid out as the PNG lays it out (:func:`viewer.render.board_geometry`), each primitive a
+``<g data-kind="...">`` group named by its type.  :func:`board_square_box` maps a square
+to its pixel box.  This module imports :mod:`viewer.render` and :mod:`viewer.scene`;
+:mod:`viewer.export` imports it (never the reverse).
 """
 
 from __future__ import annotations

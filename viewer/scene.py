@@ -27,6 +27,7 @@ Line widths are :class:`Pen` rules (``max(least, side // per)`` pixels for squar
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -220,21 +221,29 @@ class _Grid(NamedTuple):
         return (7 - f, r) if self.flipped else (f, 7 - r)
 
     def centre(self, s: int) -> tuple[Fraction, Fraction]:
-        col, row = self.at(s)
-        return col + HALF, row + HALF
+        return _centre(s, self.flipped)
 
 
-def _coords(flipped: bool) -> list[Primitive]:
+@functools.lru_cache(maxsize=128)
+def _centre(s: int, flipped: bool) -> tuple[Fraction, Fraction]:
+    """The centre of square ``s`` as seen (cached: exact fractions are slow to make)."""
+    col, row = _Grid(flipped).at(s)
+    return col + HALF, row + HALF
+
+
+@functools.lru_cache(maxsize=2)
+def _coords(flipped: bool) -> tuple[Primitive, ...]:
     out: list[Primitive] = []
     for i in range(8):
         out.append(Coord(x=i + HALF, y=Fraction(8), side="below",
                          text=chess.FILE_NAMES[7 - i if flipped else i]))
         out.append(Coord(x=Fraction(0), y=i + HALF, side="left",
                          text=chess.RANK_NAMES[i if flipped else 7 - i]))
-    return out
+    return tuple(out)
 
 
-def _squares(bb: int, grid: _Grid, make) -> list[Primitive]:  # noqa: ANN001
+def _squares(bb: int, grid: _Grid, make: Callable[[int, int], Primitive]) -> list[Primitive]:
+    """``make(col, row)`` for each square of ``bb``."""
     return [make(*grid.at(s)) for s in chess.scan_forward(bb)]
 
 

@@ -182,7 +182,7 @@ def test_the_page_sorts_filters_and_draws_every_board_in_chromium(scanned, tmp_p
             assert all(w > 100 and h > 100 and uses >= 3 for w, h, uses in sizes)
             # the pieces' shared definitions resolve (a <use> of a missing id draws 0x0)
             boxes = pg.eval_on_selector_all(
-                "tr.d svg[role=img] use[href^='#white-king']",
+                "tr.d svg[role=img] use[href^='#pfp']",
                 "e=>e.map(u=>u.getBBox().width)")
             assert boxes and all(w > 0 for w in boxes)
         finally:

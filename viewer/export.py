@@ -26,12 +26,13 @@ import pygame
 
 import logic
 from logic.files import atomic_write, disk_full
-from viewer.frame import Frame, frame_of, frame_px
+from viewer.frame import Frame, frame_of
 from viewer.jobs import Job, Ticket
 from viewer.overlay import EMPTY, Overlay
-from viewer.render import Painter, banner_roles
+from viewer.render import Painter, banner_height, frame_px
 from viewer.state import DEFAULT_OPTIONS, ExportOptions
-from viewer.text import Banner, banner_text
+from viewer.svg import frame_svg
+from viewer.text import banner_text
 from viewer.theme import Block, LegendItem, Role
 
 if TYPE_CHECKING:
@@ -47,15 +48,6 @@ KINDS = {"png": ".png", "gif": ".gif", "svg": ".svg"}
 
 class ExportError(OSError):
     """An export that could not be written; the message names the file."""
-
-
-def banner_height(painter: Painter, b: Banner, options: ExportOptions) -> int:
-    """The height banner ``b`` takes in a picture made with ``options``."""
-    size, px = options.size, frame_px(options.size)
-    width = size - 2 * max(4, size // 80)
-    icon = max(9, min(px * 3 // 2, 60))
-    fitted = painter.fit_text(b.blocks, width - 38 - 2 * icon, 100_000, banner_roles(px))
-    return max(fitted.height + 8, 2 * icon + 12)
 
 
 def compose_frame(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_OPTIONS,
@@ -252,8 +244,6 @@ def write(painter: Painter, kind: str, frame: Frame, options: ExportOptions, pat
     if kind == "png":
         return save_png(compose_frame(painter, frame, options), path), 1
     if kind == "svg":
-        from viewer.svg import frame_svg
-
         return save_svg(frame_svg(painter, frame, options), path), 1
     frames = gif_frames(painter, frame, options, path)
     return save_gif(frames, path, duration_ms=round(1000 / max(0.1, speed))), len(frames)

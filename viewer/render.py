@@ -1,31 +1,54 @@
 """Drawing the board, its overlays, the verdict banner, the legend and wrapped text.
 
-``render_board`` is a pure function of (board, overlay, options) in the manner
-of ``chess.svg.board()``: keyword options and a colours dict, no state beyond
-the caches of pre-rendered tiles in :class:`Painter`.  The same code draws the
-window, PNG/GIF exports and ``pawnfence render``.  Text is laid out by
+``render_board`` draws the scene of :func:`viewer.scene.board_scene` (a pure function of
+board, overlay and keyword options, in the manner of ``chess.svg.board()``): each
+primitive by its type (:data:`_DRAW`), with no state beyond the caches of pre-rendered
+tiles in :class:`Painter`.  The same code draws the window, PNG/GIF exports and
+``pawnfence render``; :mod:`viewer.svg` draws the same scene.  Text is laid out by
 :func:`viewer.textfit.fit`: it wraps and shrinks to its rectangle, never "…".
 """
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import chess
 import pygame
 
 from logic.pawns import PawnStructure
+from viewer.frame import frame_px
 from viewer.overlay import EMPTY, Overlay
 from viewer.pieces import PieceSet
+from viewer.scene import (
+    Arrow,
+    Badge,
+    Checker,
+    Coord,
+    Dot,
+    Fill,
+    Hatch,
+    LetterBox,
+    Line,
+    Outline,
+    Piece,
+    Primitive,
+    Tag,
+    board_scene,
+)
 from viewer.textfit import Fitted, Fonts, fit, wrap
 from viewer.theme import COLOURS, RGB, Block, LegendItem, Role
 
+if TYPE_CHECKING:
+    from viewer.state import ExportOptions
+    from viewer.text import Banner
+
 __all__ = ["Painter", "square_at", "board_geometry", "display_format", "banner_roles",
            "BANNER_ICONS", "banner_icon_radius",
-           "STRUCTURE_KEY", "ARROW_STYLES", "fill_except", "board_cover", "shown_board"]
+           "STRUCTURE_KEY", "ARROW_STYLES", "fill_except", "board_cover", "swatch_width",
+           "render_scene_types", "frame_px", "banner_height"]
 
 #: the pawn-structure layer's key, under the legend
 STRUCTURE_KEY = ("pawn structure: R ram · L lever · bw backward · S straggler; files open / "
@@ -57,6 +80,17 @@ def banner_icon_radius(height: int, px: int) -> int:
     is ``px``; the text starts ``30 + 2 * radius`` pixels from the banner's left edge and
     ends 8 pixels before its right."""
     return max(9, min(height * 3 // 10, px * 3 // 2))
+
+
+
+
+def banner_height(painter: Painter, b: Banner, options: ExportOptions) -> int:
+    """The height banner ``b`` takes in a picture made with ``options``."""
+    size, px = options.size, frame_px(options.size)
+    width = size - 2 * max(4, size // 80)
+    icon = max(9, min(px * 3 // 2, 60))
+    fitted = painter.fit_text(b.blocks, width - 38 - 2 * icon, 100_000, banner_roles(px))
+    return max(fitted.height + 8, 2 * icon + 12)
 
 
 def display_format(surface: pygame.Surface, alpha: bool = True) -> pygame.Surface:
@@ -99,16 +133,6 @@ def board_cover(rect: pygame.Rect) -> pygame.Rect:
     frame and coordinates), clipped to ``rect``."""
     left, top, sq = board_geometry(rect)
     return pygame.Rect(left - sq, top, 9 * sq + 2, 9 * sq).clip(rect)
-
-
-@functools.lru_cache(maxsize=64)
-def shown_board(fen: str) -> chess.Board | None:
-    """The position of a step's ``fen`` fact (None when it is not a FEN: the board on
-    show is drawn instead).  Cached; callers must not change the board."""
-    try:
-        return chess.Board(fen)
-    except (ValueError, TypeError):
-        return None
 
 
 def board_geometry(rect: pygame.Rect) -> tuple[int, int, int]:
@@ -383,93 +407,87 @@ class Painter:
         hide_square: chess.Square | None = None,
         structure: PawnStructure | None = None,
     ) -> None:
-        """Draw ``board`` with ``overlay`` into ``rect`` of ``surface``.
+        """Draw ``board`` with ``overlay`` into ``rect`` of ``surface``: the primitives of
+        :func:`viewer.scene.board_scene` (which takes the same keyword options)."""
+        self.render_scene(surface, rect, board_scene(
+            board, overlay, flipped=flipped, coordinates=coordinates, hide_square=hide_square,
+            structure=structure))
 
-        ``hide_square`` leaves one piece out (the one being dragged); ``structure``
-        (a :class:`logic.pawns.PawnStructure`) draws the pawn-structure layer.
-        """
+    def render_scene(self, surface: pygame.Surface, rect: pygame.Rect,
+                     scene: Sequence[Primitive]) -> None:
+        """Draw the primitives of ``scene`` on a board laid out in ``rect``
+        (:func:`board_geometry`), each by its type (:data:`_DRAW`)."""
         left, top, sq = board_geometry(rect)
+        at = _At(surface, rect, left, top, sq)
+        for p in scene:
+            _DRAW[type(p)](self, at, p)
 
-        def topleft(s: int) -> tuple[int, int]:
-            f, r = chess.square_file(s), chess.square_rank(s)
-            if flipped:
-                f, r = 7 - f, 7 - r
-            return left + f * sq, top + (7 - r) * sq
+    # -- the primitives (board units to pixels: :class:`_At`) ---------------
+    def _draw_checker(self, at: _At, p: Checker) -> None:
+        at.surface.blit(self._squares(at.sq, p.flipped), (at.left - at.sq, at.top))
 
-        if overlay.fen:  # a step shows another position (a move of a line)
-            board = shown_board(overlay.fen) or board
-        surface.blit(self._squares(sq, flipped, coordinates), (left - sq, top))
-        self._regions(surface, overlay, topleft, sq, flipped)
-        if structure is not None:
-            self._structure(surface, structure, topleft, sq, left, top, flipped)
-        ghosts = overlay.ghosts
-        for s, piece in board.piece_map().items():
-            if s != hide_square and (ghosts is None or piece.piece_type != chess.PAWN):
-                surface.blit(self.pieces.get(piece.symbol(), sq), topleft(s))
-        if ghosts is not None:
-            for bb, symbol in zip(ghosts, "Pp", strict=True):
-                for s in chess.scan_forward(bb & chess.BB_ALL):
-                    surface.blit(self.ghost(symbol, sq), topleft(s))
-        self._marks(surface, overlay, board, topleft, sq)
-        if overlay.arrow is not None:
-            self.labelled_arrow(surface, rect, overlay.arrow, flipped=flipped)
+    def _draw_coord(self, at: _At, p: Coord) -> None:
+        font = self.font(max(12, at.sq // 4))
+        colour = self.colours["coord"]
+        t = self._cached(("coord", p.text, font.get_height(), colour),
+                         lambda: font.render(p.text, True, colour))
+        x, y = at.x(p.x), at.y(p.y)
+        box = t.get_rect(midtop=(x, y + 1)) if p.side == "below" else \
+            t.get_rect(midright=(x - 3, y))
+        at.surface.blit(t, box)
 
-    def _tiles_on(self, surface, bb: int, kind: str, topleft, sq: int) -> None:
-        if bb:
-            tile = self._tile(kind, sq)
-            for s in chess.scan_forward(bb):
-                surface.blit(tile, topleft(s))
+    def _draw_fill(self, at: _At, p: Fill) -> None:
+        at.surface.blit(self._tile(p.role, at.sq), at.corner(p.col, p.row))
 
-    def _regions(self, surface, overlay: Overlay, topleft, sq: int, flipped: bool) -> None:
-        """What lies under the pieces: regions, hatches, the fence and the DFS path."""
-        c = self.colours
-        for bb, kind in ((overlay.below & ~overlay.fence, "dots"),
-                         (overlay.processed, "processed"),
-                         (overlay.marked & ~overlay.fence, "hatch"),
-                         (overlay.fence, "fence"),
-                         (overlay.king_mask, "kingmask"),
-                         (overlay.kingmap, "kingmap_holds" if overlay.kingmap_holds
-                          else "kingmap_breaks")):
-            self._tiles_on(surface, bb, kind, topleft, sq)
-        if overlay.kpk_square:
-            self._region_edge(surface, overlay.kpk_square, topleft, sq, c["kpk"],
-                              max(3, sq // 14), flipped)
-        self._tiles_on(surface, overlay.kpk_keys, "key", topleft, sq)
-        if overlay.fence:
-            self._links(surface, overlay.fence, topleft, sq, c["fence"], max(3, sq // 9))
-        if overlay.path:
-            self._links(surface, overlay.path, topleft, sq, c["path"], max(3, sq // 10))
+    def _draw_hatch(self, at: _At, p: Hatch) -> None:
+        at.surface.blit(self._tile(p.pattern, at.sq), at.corner(p.col, p.row))
 
-    def _marks(self, surface, overlay: Overlay, board: chess.Board, topleft, sq: int) -> None:
-        """What lies on the pieces: changed squares' outlines, then badges (an outline
-        drawn last clipped a badge's ring), removed-pawn crosses and the king map."""
-        c = self.colours
-        for bb, kind in ((overlay.left, "left"), (overlay.joined, "joined"),
-                         (overlay.fresh, "fresh"), (overlay.changed, "changed")):
-            self._tiles_on(surface, bb, kind, topleft, sq)
-        badges = [(s, "F", None) for s in chess.scan_forward(overlay.fixed & board.pawns)]
-        badges += [(s, letter, ok) for s, (letter, ok) in overlay.badges.items()]
-        for s, letter, ok in badges:
-            x, y = topleft(s)
-            b = self._badge(letter, ok, sq)
-            surface.blit(b, (x + sq - b.get_width() - 1, y + 1))
-        w = max(3, sq // 10)
-        for s in chess.scan_forward(overlay.removed):
-            x, y = topleft(s)
-            pygame.draw.line(surface, c["removed"], (x + sq // 6, y + sq // 6),
-                             (x + sq * 5 // 6, y + sq * 5 // 6), w)
-            pygame.draw.line(surface, c["removed"], (x + sq * 5 // 6, y + sq // 6),
-                             (x + sq // 6, y + sq * 5 // 6), w)
-        if overlay.kingmap:
-            role = "kingmap_holds" if overlay.kingmap_holds else "kingmap_breaks"
-            letter = self.kingmap_letter("H" if overlay.kingmap_holds else "B", c[role], sq)
-            inset = max(2, sq // 14)
-            for s in chess.scan_forward(overlay.kingmap):
-                x, y = topleft(s)
-                surface.blit(letter, (x + inset, y + sq - letter.get_height() - inset))
+    def _draw_outline(self, at: _At, p: Outline) -> None:
+        tile = {"inset": "kingmask", "double": "changed", "rings": "fresh"}[p.style]
+        at.surface.blit(self._tile(tile, at.sq), at.corner(p.col, p.row))
 
-    def _squares(self, sq: int, flipped: bool, coordinates: bool) -> pygame.Surface:
-        """The empty board with its frame and coordinates (transparent margins), cached."""
+    def _draw_line(self, at: _At, p: Line) -> None:
+        pygame.draw.line(at.surface, self.colours[p.role], (at.x(p.x0), at.y(p.y0)),
+                         (at.x(p.x1), at.y(p.y1)), p.pen.px(at.sq))
+
+    def _draw_dot(self, at: _At, p: Dot) -> None:
+        pygame.draw.circle(at.surface, self.colours[p.role], (at.x(p.x), at.y(p.y)),
+                           p.pen.px(at.sq))
+
+    def _draw_tag(self, at: _At, p: Tag) -> None:
+        font = self.font(max(13, at.sq // 4))
+        t = self._cached(("pill", p.text, font.get_height()), lambda: self._pill(p.text, font))
+        x, y = at.x(p.x), at.y(p.y)
+        if p.place == "above":
+            at.surface.blit(t, t.get_rect(midbottom=(x, y - 2)))
+        else:
+            at.surface.blit(t, (x + 1, y + at.sq - (p.stack + 1) * t.get_height() - 1))
+
+    def _draw_piece(self, at: _At, p: Piece) -> None:
+        img = self.ghost(p.symbol, at.sq) if p.ghost else self.pieces.get(p.symbol, at.sq)
+        at.surface.blit(img, at.corner(p.col, p.row))
+
+    def _draw_badge(self, at: _At, p: Badge) -> None:
+        x, y = at.corner(p.col, p.row)
+        b = self._badge(p.letter, p.ok, at.sq)
+        at.surface.blit(b, (x + at.sq - b.get_width() - 1, y + 1))
+
+    def _draw_letter_box(self, at: _At, p: LetterBox) -> None:
+        x, y = at.corner(p.col, p.row)
+        letter = self.kingmap_letter(p.letter, self.colours[p.role], at.sq)
+        inset = max(2, at.sq // 14)
+        at.surface.blit(letter, (x + inset, y + at.sq - letter.get_height() - inset))
+
+    def _draw_arrow(self, at: _At, p: Arrow) -> None:
+        start = (at.left + float(p.x0) * at.sq, at.top + float(p.y0) * at.sq)
+        end = (at.left + float(p.x1) * at.sq, at.top + float(p.y1) * at.sq)
+        self._arrow(at.surface, start, end, at.sq, self.colours[p.role], p.style)
+        if p.label:
+            self._label(at.surface, at.rect, start, at.sq, p.label)
+
+    def _squares(self, sq: int, flipped: bool) -> pygame.Surface:
+        """The empty board with its frame on the background of the coordinates'
+        margin (one square left and below), cached."""
 
         def make() -> pygame.Surface:
             c = self.colours
@@ -482,76 +500,13 @@ class Painter:
                     y = r if flipped else 7 - r
                     surf.fill(colour, (x * sq, y * sq, sq, sq))
             pygame.draw.rect(surf, (20, 20, 20), (sq - 1, 0, 8 * sq + 2, 8 * sq + 1), 1)
-            if coordinates:
-                font = self.font(max(12, sq // 4))
-                for i in range(8):
-                    f = 7 - i if flipped else i
-                    t = font.render(chess.FILE_NAMES[f], True, c["coord"])
-                    surf.blit(t, t.get_rect(midtop=(sq + i * sq + sq // 2, 8 * sq + 1)))
-                    r = i if flipped else 7 - i
-                    t = font.render(chess.RANK_NAMES[r], True, c["coord"])
-                    surf.blit(t, t.get_rect(midright=(sq - 3, i * sq + sq // 2)))
             return surf
 
-        key = ("squares", sq, flipped, coordinates)
+        key = ("squares", sq, flipped)
         surf = self._cache.get(key)
         if surf is None:
             surf = self._cache[key] = display_format(make(), alpha=False)
         return surf
-
-    @staticmethod
-    def _region_edge(surface, bb, topleft, sq, colour, width, flipped=False) -> None:
-        """The outline of the region ``bb`` (edges between a member and a non-member)."""
-        sign = -1 if flipped else 1
-        for s in chess.scan_forward(bb):
-            x, y = topleft(s)
-            f, r = s & 7, s >> 3
-            for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-                nf, nr = f + df, r + dr
-                if 0 <= nf < 8 and 0 <= nr < 8 and bb >> (nr * 8 + nf) & 1:
-                    continue
-                dx, dy = df * sign, -dr * sign  # screen direction of the neighbour
-                if dx:
-                    ex = x + sq if dx > 0 else x
-                    pygame.draw.line(surface, colour, (ex, y), (ex, y + sq), width)
-                else:
-                    ey = y + sq if dy > 0 else y
-                    pygame.draw.line(surface, colour, (x, ey), (x + sq, ey), width)
-
-    @staticmethod
-    def _links(surface, bb, topleft, sq, colour, width) -> None:
-        """Thick segments between the centres of 4-adjacent squares of ``bb``."""
-        for s in chess.scan_forward(bb):
-            x, y = topleft(s)
-            a = (x + sq // 2, y + sq // 2)
-            pygame.draw.circle(surface, colour, a, width)
-            for n in (s + 1 if s & 7 != 7 else -1, s + 8 if s < 56 else -1):
-                if n >= 0 and bb >> n & 1:
-                    nx, ny = topleft(n)
-                    pygame.draw.line(surface, colour, a, (nx + sq // 2, ny + sq // 2), width)
-
-    def _structure(self, surface, st: PawnStructure, topleft, sq, left, top, flipped) -> None:
-        """Pawn-structure layer, read from the structure's bitboards: file tags above the
-        board, tags on pawns."""
-        font = self.font(max(13, sq // 4))
-        tags = (("open", st.open_files), ("½ open W", st.white.half_open_files),
-                ("½ open B", st.black.half_open_files), ("closed", st.closed_files))
-        for word, bb in tags:
-            for f in range(8):
-                if not bb & chess.BB_FILES[f]:
-                    continue
-                i = 7 - f if flipped else f
-                t = self._cached(("pill", word, font.get_height()),
-                                 lambda word=word: self._pill(word, font))
-                surface.blit(t, t.get_rect(midbottom=(left + i * sq + sq // 2, top - 2)))
-        for side in (st.white, st.black):
-            for word, bb, dy in (("R", side.rams, 0), ("L", side.levers, 1),
-                                 ("bw", side.backward, 2), ("S", side.stragglers, 2)):
-                for s in chess.scan_forward(bb):
-                    x, y = topleft(s)
-                    t = self._cached(("pill", word, font.get_height()),
-                                     lambda word=word: self._pill(word, font))
-                    surface.blit(t, (x + 1, y + sq - (dy + 1) * t.get_height() - 1))
 
     def render_arrows(self, surface: pygame.Surface, rect: pygame.Rect, moves: list[str], *,
                       flipped: bool = False, colour: RGB = (0, 114, 178),
@@ -569,7 +524,6 @@ class Painter:
                 f, r = 7 - f, 7 - r
             return left + f * sq + sq / 2, top + (7 - r) * sq + sq / 2
 
-        width = max(4, sq // 9)
         for uci in moves:
             try:
                 move = chess.Move.from_uci(uci)
@@ -581,73 +535,73 @@ class Painter:
             ux, uy = dx / length, dy / length
             ox, oy = -uy * offset * sq, ux * offset * sq
             x0, y0, x1, y1 = x0 + ox, y0 + oy, x1 + ox, y1 + oy
-            head = sq * 0.35
-            bx, by = x1 - ux * head, y1 - uy * head
-            px, py = -uy * head * 0.6, ux * head * 0.6
-            tip = [(x1, y1), (bx + px, by + py), (bx - px, by - py)]
-            if style == "dashed":
-                n = max(2, int(math.hypot(bx - x0, by - y0) // (sq * 0.25)))
-                for i in range(0, n, 2):  # each dash edged in black: seen on any square
-                    a, b = i / n, min(1.0, (i + 1) / n)
-                    ends = ((x0 + (bx - x0) * a, y0 + (by - y0) * a),
-                            (x0 + (bx - x0) * b, y0 + (by - y0) * b))
-                    pygame.draw.line(surface, (0, 0, 0), *ends, width + 4)
-                    pygame.draw.line(surface, colour, *ends, width)
-                pygame.draw.polygon(surface, colour, tip)
-                pygame.draw.polygon(surface, (0, 0, 0), tip, 2)
-            elif style == "edged":
-                pygame.draw.line(surface, (0, 0, 0), (x0, y0), (bx, by), width + 4)
-                pygame.draw.line(surface, colour, (x0, y0), (bx, by), width)
-                pygame.draw.polygon(surface, colour, tip)
-                pygame.draw.polygon(surface, (0, 0, 0), tip, 2)
-            elif style == "hollow":
-                pygame.draw.line(surface, (0, 0, 0), (x0, y0), (bx, by), width + 4)
-                pygame.draw.line(surface, colour, (x0, y0), (bx, by), width)
-                pygame.draw.polygon(surface, (0, 0, 0), tip)
-                pygame.draw.polygon(surface, colour, tip, max(2, width // 2))
-            else:
-                pygame.draw.line(surface, colour, (x0, y0), (bx, by), width)
-                pygame.draw.polygon(surface, colour, tip)
+            self._arrow(surface, (x0, y0), (x1, y1), sq, colour, style, (ux, uy))
 
-    def labelled_arrow(self, surface: pygame.Surface, rect: pygame.Rect,
-                       arrow: tuple[int, int, str], *, flipped: bool = False) -> None:
-        """A move of a line on a board drawn in ``rect``: a solid arrow with a black
-        edge from ``arrow[0]`` to ``arrow[1]`` and its label (the SAN) in a box low on the
-        square it starts from."""
-        a, b, label = arrow
-        try:
-            uci = chess.Move(a, b).uci()
-        except (ValueError, IndexError):
-            return
-        c = self.colours
-        self.render_arrows(surface, rect, [uci], flipped=flipped, colour=c["arrow_line"],
-                           style="edged")
-        self.arrow_label(surface, rect, arrow, flipped=flipped)
+    @staticmethod
+    def _arrow(surface: pygame.Surface, start: tuple[float, float], end: tuple[float, float],
+               sq: int, colour: RGB, style: str,
+               unit: tuple[float, float] | None = None) -> None:
+        """One arrow from ``start`` to ``end`` (pixels) on squares of ``sq`` pixels, in
+        ``style`` (see :meth:`render_arrows`); ``unit`` is its direction when the caller
+        has it."""
+        (x0, y0), (x1, y1) = start, end
+        if unit is None:
+            length = max(1.0, math.hypot(x1 - x0, y1 - y0))
+            unit = (x1 - x0) / length, (y1 - y0) / length
+        ux, uy = unit
+        width = max(4, sq // 9)
+        head = sq * 0.35
+        bx, by = x1 - ux * head, y1 - uy * head
+        px, py = -uy * head * 0.6, ux * head * 0.6
+        tip = [(x1, y1), (bx + px, by + py), (bx - px, by - py)]
+        if style == "dashed":
+            n = max(2, int(math.hypot(bx - x0, by - y0) // (sq * 0.25)))
+            for i in range(0, n, 2):  # each dash edged in black: seen on any square
+                a, b = i / n, min(1.0, (i + 1) / n)
+                ends = ((x0 + (bx - x0) * a, y0 + (by - y0) * a),
+                        (x0 + (bx - x0) * b, y0 + (by - y0) * b))
+                pygame.draw.line(surface, (0, 0, 0), *ends, width + 4)
+                pygame.draw.line(surface, colour, *ends, width)
+            pygame.draw.polygon(surface, colour, tip)
+            pygame.draw.polygon(surface, (0, 0, 0), tip, 2)
+        elif style == "edged":
+            pygame.draw.line(surface, (0, 0, 0), (x0, y0), (bx, by), width + 4)
+            pygame.draw.line(surface, colour, (x0, y0), (bx, by), width)
+            pygame.draw.polygon(surface, colour, tip)
+            pygame.draw.polygon(surface, (0, 0, 0), tip, 2)
+        elif style == "hollow":
+            pygame.draw.line(surface, (0, 0, 0), (x0, y0), (bx, by), width + 4)
+            pygame.draw.line(surface, colour, (x0, y0), (bx, by), width)
+            pygame.draw.polygon(surface, (0, 0, 0), tip)
+            pygame.draw.polygon(surface, colour, tip, max(2, width // 2))
+        else:
+            pygame.draw.line(surface, colour, (x0, y0), (bx, by), width)
+            pygame.draw.polygon(surface, colour, tip)
 
     def arrow_label(self, surface: pygame.Surface, rect: pygame.Rect,
                     arrow: tuple[int, int, str], *, flipped: bool = False) -> None:
-        """The label of :meth:`labelled_arrow` alone (the window draws it again over
-        the analysis's arrows)."""
+        """The label of a move's arrow alone, low on the square ``arrow[0]`` of a board
+        drawn in ``rect`` (the window draws it again over the analysis's arrows)."""
         a, _b, label = arrow
         if not label or not 0 <= a < 64:
             return
-        _left, _top, sq = board_geometry(rect)
+        left, top, sq = board_geometry(rect)
+        f, r = chess.square_file(a), chess.square_rank(a)
+        if flipped:
+            f, r = 7 - f, 7 - r
+        self._label(surface, rect, (left + f * sq + sq / 2, top + (7 - r) * sq + sq / 2), sq,
+                    label)
+
+    def _label(self, surface: pygame.Surface, rect: pygame.Rect, centre: tuple[float, float],
+               sq: int, label: str) -> None:
+        """A move's label in a pill low on the square centred at ``centre`` (empty after
+        the move; before it, the label covers only the piece's base), kept in ``rect``."""
         font = self.fonts.get(max(11, sq // 4), "bold")
         pill = self._cached(("sanpill", label, font.get_height()),
                             lambda: self._san_pill(label, font))
-        # low on the square the move leaves (empty after the move; before it, the
-        # label covers only the piece's base)
-        cx, cy = self._centre(rect, a, flipped)
+        cx, cy = centre
         box = pill.get_rect(midbottom=(round(cx), round(cy + sq / 2) - 2))
         surface.blit(pill, box.clamp(rect))
-
-    @staticmethod
-    def _centre(rect: pygame.Rect, s: int, flipped: bool) -> tuple[float, float]:
-        left, top, sq = board_geometry(rect)
-        f, r = chess.square_file(s), chess.square_rank(s)
-        if flipped:
-            f, r = 7 - f, 7 - r
-        return left + f * sq + sq / 2, top + (7 - r) * sq + sq / 2
 
     def _san_pill(self, label: str, font: pygame.font.Font) -> pygame.Surface:
         """The label of a move arrow: white bold text on the arrow's colour, framed."""
@@ -880,3 +834,38 @@ class Painter:
         else:
             pygame.draw.line(surface, colour, (x0, y), (x1 - swatch.height // 2, y), w)
             pygame.draw.polygon(surface, colour, tip)
+
+
+class _At(NamedTuple):
+    """Where a scene is drawn: the surface, the board's rectangle and its geometry
+    (:func:`board_geometry`); board units to pixels (a pixel boundary rounds down, so
+    every primitive on a square rounds as the square does)."""
+
+    surface: pygame.Surface
+    rect: pygame.Rect
+    left: int
+    top: int
+    sq: int
+
+    def x(self, u: Fraction) -> int:
+        return self.left + math.floor(u * self.sq)
+
+    def y(self, u: Fraction) -> int:
+        return self.top + math.floor(u * self.sq)
+
+    def corner(self, col: int, row: int) -> tuple[int, int]:
+        return self.left + col * self.sq, self.top + row * self.sq
+
+
+#: how :class:`Painter` draws each primitive type
+_DRAW: dict[type, Callable[[Painter, _At, Any], None]] = {
+    Checker: Painter._draw_checker, Coord: Painter._draw_coord, Fill: Painter._draw_fill,
+    Hatch: Painter._draw_hatch, Outline: Painter._draw_outline, Line: Painter._draw_line,
+    Dot: Painter._draw_dot, Tag: Painter._draw_tag, Piece: Painter._draw_piece,
+    Badge: Painter._draw_badge, LetterBox: Painter._draw_letter_box, Arrow: Painter._draw_arrow,
+}
+
+
+def render_scene_types() -> frozenset[type]:
+    """The primitive types :class:`Painter` draws (every one of :data:`viewer.scene.PRIMITIVES`)."""
+    return frozenset(_DRAW)

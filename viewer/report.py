@@ -157,99 +157,103 @@ def findings(rows: Iterator[dict[str, Any]]) -> Iterator[Finding]:
 # -- the boards --------------------------------------------------------------------------
 
 class _Defs:
-    """Definitions shared by every board of the page (pieces, hatches, long glyph paths):
-    each board's ``<defs>`` are hoisted here once and long ``<path>`` data becomes a
-    ``<use>`` of one shared path, so a board costs its own squares and marks only."""
+    """Definitions shared by every board of the page: each board's ``<defs>`` (hatches)
+    are hoisted here once, its 64 squares become one rectangle filled with a checker
+    pattern, its coordinates one ``<use>`` of a group defined once, and each piece a
+    ``<use>`` of that piece's drawing, so a board costs its own overlay only."""
 
     def __init__(self) -> None:
         self.ids: set[str] = set()
         self.parts: list[str] = []
-        self.paths: dict[str, str] = {}
-        self.coords: dict[str, str] = {}
+        self.shared: dict[str, str] = {}
+
+    def _define(self, key: str, element: ET.Element, prefix: str) -> str:
+        """The id of ``element`` (keyed by ``key``), defined once."""
+        ref = self.shared.get(key)
+        if ref is None:
+            ref = self.shared[key] = f"{prefix}{len(self.shared)}"
+            element.set("id", ref)
+            self.parts.append(ET.tostring(element, encoding="unicode"))
+        return ref
 
     def hoist(self, svg: ET.Element) -> None:
+        """Move what ``svg`` shares with the page's other boards into the definitions."""
         for child in list(svg):
-            if child.tag in (f"{{{SVG_NS}}}defs", f"{{{SVG_NS}}}desc"):
+            if child.tag == f"{{{SVG_NS}}}defs":
                 svg.remove(child)
-                if child.tag.endswith("defs"):
-                    for d in child:
-                        if d.get("id") not in self.ids:
-                            self.ids.add(d.get("id") or "")
-                            self.parts.append(ET.tostring(d, encoding="unicode"))
-        squares = [el for el in svg if el.tag == f"{{{SVG_NS}}}rect"
-                   and (el.get("class") or "").startswith("square ")]
-        if len(squares) == 64:  # the 64 squares: one rectangle filled with a checker
-            self._checker(squares)
-            x = min(float(el.get("x") or 0) for el in squares)
-            y = min(float(el.get("y") or 0) for el in squares)
-            side = 8 * float(squares[0].get("width") or 0)
-            at = list(svg).index(squares[0])
-            for el in squares:
-                svg.remove(el)
-            svg.insert(at, ET.Element(f"{{{SVG_NS}}}rect", {
-                "x": f"{x:g}", "y": f"{y:g}", "width": f"{side:g}", "height": f"{side:g}",
-                "fill": "url(#pf-checker)"}))
-        self._coordinates(svg)
-        self.hoist_paths(svg)
+                for d in child:
+                    if d.get("id") not in self.ids:
+                        self.ids.add(d.get("id") or "")
+                        self.parts.append(ET.tostring(d, encoding="unicode"))
+        for parent in list(svg.iter()):
+            kinds = [el for el in parent if el.get("data-kind")]
+            coords = [el for el in kinds if el.get("data-kind") == "Coord"]
+            if coords:
+                self._coordinates(parent, coords)
+            for el in kinds:
+                if el.get("data-kind") == "Checker":
+                    self._checker(el)
+                elif el.get("data-kind") == "Piece":
+                    self._pieces(el)
 
-    def hoist_paths(self, root: ET.Element) -> None:
-        """Each long ``<path>`` under ``root`` becomes a ``<use>`` of one shared path."""
-        for parent in root.iter():
-            for i, el in enumerate(list(parent)):
-                d = el.get("d")
-                if el.tag == f"{{{SVG_NS}}}path" and d and len(d) > 120:
-                    ref = self.paths.setdefault(d, f"pfp{len(self.paths)}")
-                    use = ET.Element(f"{{{SVG_NS}}}use", {
-                        k: v for k, v in el.attrib.items() if k != "d"})
-                    use.set("href", f"#{ref}")
-                    parent.remove(el)
-                    parent.insert(i, use)
-
-    def _coordinates(self, svg: ET.Element) -> None:
-        """The file and rank letters (groups of one glyph each, the same on every board of
-        one orientation) become one ``<use>`` of a group defined once."""
-        glyphs = [el for el in svg if el.tag == f"{{{SVG_NS}}}g" and el.get("transform")
-                  and len(el) == 1 and el[0].tag == f"{{{SVG_NS}}}path"]
-        if not glyphs:
-            return
+    def _coordinates(self, parent: ET.Element, coords: list[ET.Element]) -> None:
         group = ET.Element(f"{{{SVG_NS}}}g")
-        for el in glyphs:
+        for el in coords:
             group.append(el)
-        text = ET.tostring(group, encoding="unicode")
-        ref = self.coords.get(text)
-        if ref is None:
-            ref = self.coords[text] = f"pf-coords{len(self.coords)}"
-            group.set("id", ref)
-            self.hoist_paths(group)
-            self.parts.append(ET.tostring(group, encoding="unicode"))
-        at = list(svg).index(glyphs[0])
-        for el in glyphs:
-            svg.remove(el)
-        svg.insert(at, ET.Element(f"{{{SVG_NS}}}use", {"href": f"#{ref}"}))
+        ref = self._define(ET.tostring(group, encoding="unicode"), group, "pfc")
+        at = list(parent).index(coords[0])
+        for el in coords:
+            parent.remove(el)
+        parent.insert(at, ET.Element(f"{{{SVG_NS}}}use", {"href": f"#{ref}",
+                                                          "data-kind": "Coord"}))
 
-    def _checker(self, squares: list[ET.Element]) -> None:
-        """The checker pattern of the squares (the top-left square is light on either
-        orientation), defined once."""
-        if "pf-checker" in self.ids:
+    def _checker(self, group: ET.Element) -> None:
+        """The squares (equal rectangles) as one rectangle with a checker pattern; the
+        top-left square's colour is the pattern's first."""
+        rects = [el for el in group if el.tag == f"{{{SVG_NS}}}rect"]
+        sizes = {(el.get("width"), el.get("height")) for el in rects}
+        squares = [el for el in rects if (el.get("width"), el.get("height")) ==
+                   max(sizes, key=lambda wh: sum(1 for r in rects
+                                                 if (r.get("width"), r.get("height")) == wh))]
+        if len(squares) != 64:
             return
-        self.ids.add("pf-checker")
-        size = float(squares[0].get("width") or 45)
-        x = min(float(el.get("x") or 0) for el in squares)
-        y = min(float(el.get("y") or 0) for el in squares)
-        light = next(el.get("fill") for el in squares if "light" in (el.get("class") or ""))
-        dark = next(el.get("fill") for el in squares if "dark" in (el.get("class") or ""))
-        self.parts.append(
-            f'<pattern id="pf-checker" patternUnits="userSpaceOnUse" x="{x:g}" y="{y:g}" '
-            f'width="{2 * size:g}" height="{2 * size:g}"><rect width="{2 * size:g}" '
-            f'height="{2 * size:g}" fill="{light}"/><rect x="{size:g}" width="{size:g}" '
-            f'height="{size:g}" fill="{dark}"/><rect y="{size:g}" width="{size:g}" '
-            f'height="{size:g}" fill="{dark}"/></pattern>')
+        side = float(squares[0].get("width") or 0)
+        xs = [float(el.get("x") or 0) for el in squares]
+        ys = [float(el.get("y") or 0) for el in squares]
+        x, y = min(xs), min(ys)
+        first = next(el.get("fill") for el in squares
+                     if float(el.get("x") or 0) == x and float(el.get("y") or 0) == y)
+        second = next(el.get("fill") for el in squares if el.get("fill") != first)
+        pattern = ET.Element(f"{{{SVG_NS}}}pattern", {
+            "patternUnits": "userSpaceOnUse", "x": f"{x:g}", "y": f"{y:g}",
+            "width": f"{2 * side:g}", "height": f"{2 * side:g}"})
+        for px, py, fill in ((0, 0, first), (side, 0, second), (0, side, second),
+                             (side, side, first)):
+            ET.SubElement(pattern, f"{{{SVG_NS}}}rect", {
+                "x": f"{px:g}", "y": f"{py:g}", "width": f"{side:g}", "height": f"{side:g}",
+                "fill": fill or "none"})
+        ref = self._define(ET.tostring(pattern, encoding="unicode"), pattern, "pfk")
+        at = list(group).index(squares[0])
+        for el in squares:
+            group.remove(el)
+        group.insert(at, ET.Element(f"{{{SVG_NS}}}rect", {
+            "x": f"{x:g}", "y": f"{y:g}", "width": f"{8 * side:g}",
+            "height": f"{8 * side:g}", "fill": f"url(#{ref})"}))
+
+    def _pieces(self, group: ET.Element) -> None:
+        """Each piece drawing (a nested ``<svg>`` placed by ``x``/``y``) as a ``<use>``."""
+        for i, el in enumerate(list(group)):
+            if el.tag != f"{{{SVG_NS}}}svg":
+                continue
+            place = {k: el.attrib.pop(k) for k in ("x", "y") if k in el.attrib}
+            ref = self._define(ET.tostring(el, encoding="unicode"), el, "pfp")
+            group.remove(el)
+            group.insert(i, ET.Element(f"{{{SVG_NS}}}use", {"href": f"#{ref}", **place}))
 
     def svg(self) -> str:
-        paths = "".join(f'<path id="{i}" d="{d}"/>' for d, i in self.paths.items())
         return (f'<svg xmlns="{SVG_NS}" xmlns:xlink="{XLINK_NS}" width="0" height="0" '
                 f'style="position:absolute" aria-hidden="true"><defs>{"".join(self.parts)}'
-                f"{paths}</defs></svg>")
+                "</defs></svg>")
 
 
 def board_figure(row: dict[str, Any], method: str, side: str, defs: _Defs) -> str:

@@ -1,45 +1,76 @@
-"""SVG export for print: the board and pieces from python-chess's ``chess.svg``, the
-overlays as SVG patterns (hatches, cross-hatch, dots, plus and minus signs, rings) and
-paths (the fence and the search path), the badges as shapes, and the banner, the
-explanation and the legend as text laid out by the same fitting as the PNG
-(:func:`viewer.textfit.fit`, so lines break at the same words).
+"""SVG export for print: the board's scene (:func:`viewer.scene.board_scene`, the
+primitives the PNG draws) translated primitive by primitive (:data:`_DRAW`): the squares,
+the project's own pieces, the coordinates on the PNG's two sides, the overlays as SVG
+patterns (hatches, cross-hatch, dots, plus and minus signs) and shapes (frames, rings,
+lines, badges, letter boxes, the move's arrow); then the banner, the explanation and the
+legend as text laid out by the same fitting as the PNG (:func:`viewer.textfit.fit`, so
+lines break at the same words).
 
-The document is one ``<svg>`` of ``size`` pixels' width; the board is a nested
-``<svg>`` in ``chess.svg``'s own units (45 per square, a 15-unit coordinate margin),
-into which the overlays are inserted: regions before the first piece, marks after the
-last.  :func:`board_square_box` maps a square to its pixel box (tests compare the
-rasterised SVG with the PNG square by square).
+The document is one ``<svg>`` of ``size`` pixels' width in pixel units; the board is
+laid out as the PNG lays it out (:func:`viewer.render.board_geometry`), each primitive a
+``<g data-kind="...">`` group named by its type.  :func:`board_square_box` maps a square
+to its pixel box.  This module imports :mod:`viewer.render` and :mod:`viewer.scene`;
+:mod:`viewer.export` imports it (never the reverse).
 """
 
 from __future__ import annotations
 
+import copy
+import functools
 import xml.etree.ElementTree as ET
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import chess
-import chess.svg
 import pygame
 
+from logic.assets import asset_path
 from viewer.overlay import EMPTY, Overlay
-from viewer.render import BANNER_ICONS, banner_icon_radius, banner_roles, shown_board
+from viewer.render import (
+    BANNER_ICONS,
+    banner_height,
+    banner_icon_radius,
+    banner_roles,
+    board_geometry,
+    frame_px,
+    swatch_width,
+)
+from viewer.scene import (
+    Arrow,
+    Badge,
+    Checker,
+    Coord,
+    Dot,
+    Fill,
+    Hatch,
+    LetterBox,
+    Line,
+    Outline,
+    Piece,
+    Primitive,
+    Tag,
+    board_scene,
+)
 from viewer.state import DEFAULT_OPTIONS, ExportOptions
 from viewer.textfit import Fonts
 from viewer.theme import RGB, Block, LegendItem, Role
 
 if TYPE_CHECKING:
-    from viewer.export import Frame
+    from viewer.frame import Frame
     from viewer.render import Painter
 
-__all__ = ["frame_svg", "board_svg", "board_square_box", "SQ", "MARGIN"]
+__all__ = ["frame_svg", "board_svg", "scene_svg", "board_square_box", "svg_scene_types"]
 
 SVG_NS, XLINK_NS = "http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"
 ET.register_namespace("", SVG_NS)
 ET.register_namespace("xlink", XLINK_NS)
-#: chess.svg's square and coordinate margin, in its units
-SQ, MARGIN = chess.svg.SQUARE_SIZE, 15
-FULL = 2 * MARGIN + 8 * SQ
 FONT = "Noto Sans, DejaVu Sans, Arial, sans-serif"
 MONO = "Fira Code, DejaVu Sans Mono, monospace"
+#: the font of the coordinates, tags and badge letters (pygame's default, FreeSans Bold,
+#: whose glyphs at size ``n`` are those of a CSS font of ``n * PLAIN_SCALE`` pixels)
+PLAIN = "FreeSans, DejaVu Sans, Arial, sans-serif"
+PLAIN_SCALE = 0.6875
 
 
 def _hex(c: RGB) -> str:
@@ -49,12 +80,12 @@ def _hex(c: RGB) -> str:
 def board_square_box(size: int, square: chess.Square, flipped: bool,
                      top: int = 0) -> tuple[float, float, float]:
     """``(x, y, side)`` in pixels of ``square`` on a board of ``size`` pixels drawn at
-    ``top`` by :func:`board_svg`."""
-    k = size / FULL
+    ``top``: where the PNG draws it (:func:`viewer.render.board_geometry`)."""
+    left, top_, sq = board_geometry(pygame.Rect(0, top, size, size))
     f, r = chess.square_file(square), chess.square_rank(square)
     if flipped:
         f, r = 7 - f, 7 - r
-    return (MARGIN + f * SQ) * k, top + (MARGIN + (7 - r) * SQ) * k, SQ * k
+    return left + f * sq, top_ + (7 - r) * sq, sq
 
 
 def _el(parent: ET.Element, tag: str, **attrs: Any) -> ET.Element:
@@ -62,241 +93,342 @@ def _el(parent: ET.Element, tag: str, **attrs: Any) -> ET.Element:
                          {k.rstrip("_").replace("_", "-"): str(v) for k, v in attrs.items()})
 
 
-def _patterns(defs: ET.Element, c: dict[str, RGB]) -> None:
-    """The overlay patterns, one per hatch the PNG draws."""
+def _patterns(defs: ET.Element, c: dict[str, RGB], k: float) -> None:
+    """The overlay patterns, one per texture the PNG's tiles draw, scaled by ``k``
+    (``k`` 1: squares of 45 pixels)."""
     def pattern(pid: str, w: float, rotate: float = 0) -> ET.Element:
-        return _el(defs, "pattern", id=pid, patternUnits="userSpaceOnUse", width=w, height=w,
-                   patternTransform=f"rotate({rotate})")
+        return _el(defs, "pattern", id=pid, patternUnits="userSpaceOnUse", width=w * k,
+                   height=w * k, patternTransform=f"rotate({rotate})")
 
     p = pattern("pf-hatch", 7.5, -45)
-    _el(p, "line", x1=0, y1=0, x2=0, y2=7.5, stroke=_hex(c["marked"]), stroke_width=2.2)
+    _el(p, "line", x1=0, y1=0, x2=0, y2=7.5 * k, stroke=_hex(c["marked"]), stroke_width=2.2 * k,
+        stroke_opacity=0.9)
     p = pattern("pf-fence", 11, 45)
-    _el(p, "rect", width=11, height=11, fill=_hex(c["fence"]), fill_opacity=0.24)
-    _el(p, "line", x1=0, y1=0, x2=0, y2=11, stroke=_hex(c["fence"]), stroke_width=1.6)
+    _el(p, "rect", width=11 * k, height=11 * k, fill=_hex(c["fence"]), fill_opacity=0.24)
+    _el(p, "line", x1=0, y1=0, x2=0, y2=11 * k, stroke=_hex(c["fence"]), stroke_width=1.6 * k,
+        stroke_opacity=0.78)
     p = pattern("pf-dots", 9)
-    _el(p, "rect", width=9, height=9, fill=_hex(c["below"]), fill_opacity=0.27)
-    _el(p, "circle", cx=4.5, cy=4.5, r=1.3, fill=_hex(c["below"]))
+    _el(p, "rect", width=9 * k, height=9 * k, fill=_hex(c["below"]), fill_opacity=0.27)
+    _el(p, "circle", cx=4.5 * k, cy=4.5 * k, r=1.3 * k, fill=_hex(c["below"]),
+        fill_opacity=0.86)
     for role in ("kingmap_holds", "kingmap_breaks"):  # the exact prover's king map
         p = pattern(f"pf-{role}", 7.5)
-        _el(p, "rect", width=7.5, height=7.5, fill=_hex(c[role]), fill_opacity=0.22)
-        _el(p, "line", x1=0, y1=3.75, x2=7.5, y2=3.75, stroke=_hex(c[role]), stroke_width=1.6)
+        _el(p, "rect", width=7.5 * k, height=7.5 * k, fill=_hex(c[role]), fill_opacity=0.22)
+        _el(p, "line", x1=0, y1=3.75 * k, x2=7.5 * k, y2=3.75 * k, stroke=_hex(c[role]),
+            stroke_width=1.6 * k)
     for pid, plus in (("pf-joined", True), ("pf-left", False)):
         p = pattern(pid, 15)
-        d = "M3.5 7.5 H11.5" + (" M7.5 3.5 V11.5" if plus else "")
-        _el(p, "path", d=d, stroke="#000", stroke_width=4)
-        _el(p, "path", d=d, stroke=_hex(c["fence"]), stroke_width=2.2)
+        d = f"M{3.5 * k:.2f} {7.5 * k:.2f} H{11.5 * k:.2f}" + (
+            f" M{7.5 * k:.2f} {3.5 * k:.2f} V{11.5 * k:.2f}" if plus else "")
+        _el(p, "path", d=d, stroke="#000", stroke_width=4 * k)
+        _el(p, "path", d=d, stroke=_hex(c["fence"]), stroke_width=2.2 * k)
 
 
-def _regions(g: ET.Element, ov: Overlay, c: dict[str, RGB], flipped: bool) -> None:
-    """What lies under the pieces."""
-    def squares(bb: int, **attrs: Any) -> None:
-        for s in chess.scan_forward(bb):
-            x, y, _ = board_square_box(FULL, s, flipped)
-            _el(g, "rect", x=x, y=y, width=SQ, height=SQ, **attrs)
+class _At(NamedTuple):
+    """Where a scene is drawn: the group, the colours and the board's geometry (as
+    :func:`viewer.render.board_geometry` lays it out); board units to pixels."""
 
-    squares(ov.below & ~ov.fence, fill="url(#pf-dots)")
-    squares(ov.processed, fill=_hex(c["processed"]), fill_opacity=0.35)
-    squares(ov.marked & ~ov.fence, fill="url(#pf-hatch)")
-    squares(ov.fence, fill="url(#pf-fence)")
-    for s in chess.scan_forward(ov.fence):  # the border inside the square, as the PNG's
-        x, y, _ = board_square_box(FULL, s, flipped)
-        _el(g, "rect", x=x + 1.6, y=y + 1.6, width=SQ - 3.2, height=SQ - 3.2, fill="none",
-            stroke=_hex(c["fence"]), stroke_width=3.2)
-    for s in chess.scan_forward(ov.king_mask):  # inset, as the PNG draws it
-        x, y, _ = board_square_box(FULL, s, flipped)
-        _el(g, "rect", x=x + SQ / 16, y=y + SQ / 16, width=SQ * 7 / 8, height=SQ * 7 / 8,
-            fill="none", stroke=_hex(c["ok"]), stroke_width=1.3, stroke_opacity=0.78)
-    squares(ov.kpk_keys, fill="none", stroke=_hex(c["kpk"]), stroke_width=2.5)
-    role = "kingmap_holds" if ov.kingmap_holds else "kingmap_breaks"
-    squares(ov.kingmap, fill=f"url(#pf-{role})", stroke=_hex(c[role]), stroke_width=1.6)
-    for bb, colour, w in ((ov.fence, c["fence"], 5), (ov.path, c["path"], 4.5)):
-        _links(g, bb, _hex(colour), w, flipped)
+    g: ET.Element
+    c: dict[str, RGB]
+    left: int
+    top: int
+    sq: int
+
+    def x(self, u: Fraction) -> float:
+        return self.left + float(u) * self.sq
+
+    def y(self, u: Fraction) -> float:
+        return self.top + float(u) * self.sq
+
+    def corner(self, col: int, row: int) -> tuple[int, int]:
+        return self.left + col * self.sq, self.top + row * self.sq
 
 
-def _centre(s: int, flipped: bool) -> tuple[float, float]:
-    x, y, _ = board_square_box(FULL, s, flipped)
-    return x + SQ / 2, y + SQ / 2
+def _checker(at: _At, p: Checker) -> None:
+    sq, c = at.sq, at.c
+    _el(at.g, "rect", x=at.left - sq, y=at.top, width=9 * sq + 2, height=9 * sq,
+        fill=_hex(c["background"]))
+    for f in range(8):
+        for r in range(8):
+            x, y = at.corner(7 - f if p.flipped else f, r if p.flipped else 7 - r)
+            _el(at.g, "rect", x=x, y=y, width=sq, height=sq,
+                fill=_hex(c["square_light"] if (f + r) % 2 else c["square_dark"]))
+    _el(at.g, "rect", x=at.left - 0.5, y=at.top + 0.5, width=8 * sq + 1, height=8 * sq,
+        fill="none", stroke="#141414", stroke_width=1)
 
 
-def _links(g: ET.Element, bb: int, colour: str, width: float, flipped: bool) -> None:
-    """A path through the centres of 4-adjacent squares of ``bb`` and a dot on each."""
-    d = []
-    for s in chess.scan_forward(bb):
-        a = _centre(s, flipped)
-        _el(g, "circle", cx=a[0], cy=a[1], r=width, fill=colour)
-        for n in (s + 1 if s & 7 != 7 else -1, s + 8 if s < 56 else -1):
-            if n >= 0 and bb >> n & 1:
-                b = _centre(n, flipped)
-                d.append(f"M{a[0]:.1f} {a[1]:.1f} L{b[0]:.1f} {b[1]:.1f}")
-    if d:
-        _el(g, "path", d=" ".join(d), stroke=colour, stroke_width=width, fill="none",
-            stroke_linecap="round")
-
-
-def _badge(g: ET.Element, x: float, y: float, letter: str, ok: bool | None,
-           c: dict[str, RGB]) -> None:
-    """A badge at the top right of the square at ``(x, y)``: as :meth:`Painter._badge`."""
-    d = SQ * 0.4
-    cx, cy = x + SQ - d / 2 - 1, y + d / 2 + 1
-    ink = "#fff"
-    if ok is None:
-        _el(g, "rect", x=cx - d / 2, y=cy - d / 2, width=d, height=d, rx=d / 5,
-            fill=_hex(c["fixed"]), stroke="#000", stroke_width=1)
-    elif ok:
-        _el(g, "circle", cx=cx, cy=cy, r=d / 2, fill=_hex(c["ok"]), stroke="#000",
-            stroke_width=1)
+def _coord(at: _At, p: Coord) -> None:
+    px = max(12, at.sq // 4)
+    font = _plain(px)
+    x, y = at.x(p.x), at.y(p.y)
+    if p.side == "below":
+        attrs = {"x": f"{x:.1f}", "y": f"{y + 1 + font.get_ascent():.1f}", "text_anchor": "middle"}
     else:
-        _el(g, "circle", cx=cx, cy=cy, r=d / 2 - 1.2, fill="#fff", stroke=_hex(c["breaks"]),
-            stroke_width=2.4)
+        attrs = {"x": f"{x - 3:.1f}", "y": f"{y - font.get_height() / 2 + font.get_ascent():.1f}",
+                 "text_anchor": "end"}
+    t = _el(at.g, "text", font_size=px * PLAIN_SCALE, font_family=PLAIN, font_weight="bold",
+            fill=_hex(at.c["coord"]), **attrs)
+    t.text = p.text
+
+
+def _fill(at: _At, p: Fill) -> None:
+    x, y = at.corner(p.col, p.row)
+    _el(at.g, "rect", x=x, y=y, width=at.sq, height=at.sq, fill=_hex(at.c[p.role]),
+        fill_opacity=0.35)
+
+
+def _hatch(at: _At, p: Hatch) -> None:
+    """A texture and, as the PNG's tile has it, its frame (and K on a key square)."""
+    x, y = at.corner(p.col, p.row)
+    sq, c, g = at.sq, at.c, at.g
+    if p.pattern != "key":
+        _el(g, "rect", x=x, y=y, width=sq, height=sq, fill=f"url(#pf-{p.pattern})")
+    if p.pattern == "fence":
+        w = max(2, sq // 14)
+        _frame(g, x, y, sq, w, _hex(c["fence"]))
+    elif p.pattern.startswith("kingmap"):
+        _frame(g, x, y, sq, max(1, sq // 24), _hex(c[p.pattern]))
+    elif p.pattern in ("joined", "left"):
+        w = max(2, sq // 16)
+        dash = {"stroke_dasharray": f"{max(4, sq // 8)} {max(4, sq // 8)}"} \
+            if p.pattern == "left" else {}
+        _frame(g, x, y, sq, w, _hex(c["fence"]), **dash)
+        if p.pattern == "joined":
+            _frame(g, x + w, y + w, sq - 2 * w, 1, "#000")
+    elif p.pattern == "key":
+        m = sq // 20
+        _el(g, "rect", x=x + m, y=y + m, width=sq - 2 * m, height=sq - 2 * m, rx=sq // 8,
+            fill="none", stroke=_hex(c["kpk"]), stroke_width=max(2, sq // 20))
+        t = _el(g, "text", x=x + sq // 10 + 3, y=y + sq // 10 + 1 + max(12, sq // 3) * 0.75,
+                font_size=max(12, sq // 3) * PLAIN_SCALE, font_family=PLAIN, font_weight="bold",
+                fill=_hex(c["kpk"]))
+        t.text = "K"
+
+
+def _frame(g: ET.Element, x: float, y: float, side: float, w: float, colour: str,
+           **attrs: Any) -> None:
+    """A frame of width ``w`` inside the square box at ``(x, y)``."""
+    _el(g, "rect", x=x + w / 2, y=y + w / 2, width=side - w, height=side - w, fill="none",
+        stroke=colour, stroke_width=w, **attrs)
+
+
+def _outline(at: _At, p: Outline) -> None:
+    x, y = at.corner(p.col, p.row)
+    sq, colour = at.sq, _hex(at.c[p.role])
+    if p.style == "inset":
+        w = max(1, sq // 28)
+        _frame(at.g, x + sq / 16, y + sq / 16, sq * 7 / 8, w, colour, stroke_opacity=0.78)
+    elif p.style == "double":
+        w = max(3, sq // 10)
+        _frame(at.g, x, y, sq, w, colour)
+        _frame(at.g, x + w, y + w, sq - 2 * w, 1, "#000")
+    else:  # rings
+        w = max(2, sq // 18)
+        for r, width in ((sq / 2 - w, w), (sq / 3, max(1, w // 2))):
+            _el(at.g, "circle", cx=x + sq / 2, cy=y + sq / 2, r=r - width / 2, fill="none",
+                stroke=colour, stroke_width=width)
+
+
+def _line(at: _At, p: Line) -> None:
+    _el(at.g, "path", d=f"M{at.x(p.x0):.1f} {at.y(p.y0):.1f} L{at.x(p.x1):.1f} "
+        f"{at.y(p.y1):.1f}", stroke=_hex(at.c[p.role]), stroke_width=p.pen.px(at.sq),
+        fill="none")
+
+
+def _dot(at: _At, p: Dot) -> None:
+    _el(at.g, "circle", cx=f"{at.x(p.x):.1f}", cy=f"{at.y(p.y):.1f}", r=p.pen.px(at.sq),
+        fill=_hex(at.c[p.role]))
+
+
+def _tag(at: _At, p: Tag) -> None:
+    px = max(13, at.sq // 4)
+    font = _plain(px)
+    w, h = font.size(p.text)[0] + 8, font.get_height() + 2
+    x, y = at.x(p.x), at.y(p.y)
+    bx, by = (x - w / 2, y - 2 - h) if p.place == "above" else \
+        (x + 1, y + at.sq - (p.stack + 1) * h - 1)
+    _el(at.g, "rect", x=f"{bx:.1f}", y=f"{by:.1f}", width=w, height=h, rx=5,
+        fill=_hex(at.c["structure"]), stroke="#000", stroke_width=1)
+    t = _el(at.g, "text", x=f"{bx + 4:.1f}", y=f"{by + 1 + font.get_ascent():.1f}",
+            font_size=px * PLAIN_SCALE, font_family=PLAIN, font_weight="bold", fill="#fff")
+    t.text = p.text
+
+
+@functools.lru_cache(maxsize=16)
+def _piece_art(symbol: str) -> ET.Element | None:
+    """The project's own piece drawing (the PNG's), as an ``<svg>`` element."""
+    colour = "w" if symbol.isupper() else "b"
+    try:
+        return ET.parse(asset_path(f"pieces/{colour}{symbol.upper()}.svg")).getroot()
+    except (OSError, ET.ParseError):
+        return None
+
+
+def _piece(at: _At, p: Piece) -> None:
+    x, y = at.corner(p.col, p.row)
+    sq = at.sq
+    art = _piece_art(p.symbol)
+    if art is not None:
+        nested = copy.deepcopy(art)
+        nested.attrib.update({"x": str(x), "y": str(y), "width": str(sq), "height": str(sq)})
+        if p.ghost:
+            nested.set("opacity", "0.6")
+        at.g.append(nested)
+    else:  # the PNG's fallback: a disc with the letter
+        _el(at.g, "circle", cx=x + sq / 2, cy=y + sq / 2, r=sq * 0.4,
+            fill="#fff" if p.symbol.isupper() else "#000", stroke="#000")
+        t = _el(at.g, "text", x=x + sq / 2, y=y + sq * 0.62, font_size=sq // 2,
+                text_anchor="middle", font_family=PLAIN,
+                fill="#000" if p.symbol.isupper() else "#fff")
+        t.text = p.symbol.upper()
+    if p.ghost:
+        w, m = max(2, sq // 22), sq / 16
+        dash = max(3, sq // 10)
+        for colour, width in (("#000", w + 2), (_hex(at.c["ghost"]), w)):
+            _el(at.g, "rect", x=x + m, y=y + m, width=sq - 2 * m, height=sq - 2 * m,
+                fill="none", stroke=colour, stroke_width=width,
+                stroke_dasharray=f"{dash} {dash}")
+
+
+def _badge_at(g: ET.Element, bx: float, by: float, side: int, letter: str, ok: bool | None,
+              c: dict[str, RGB]) -> float:
+    """A pawn's badge for squares of ``side`` pixels with its box's top left at
+    ``(bx, by)``, as :meth:`Painter._badge` draws it; returns the box's width."""
+    d = max(14, side * 2 // 5)
+    mark = max(7, d * 11 // 20)
+    cx, cy = bx + mark // 2 + d / 2, by + d / 2
+    ink, sw = "#fff", max(1, d // 12)  # strokes inside the shape, as pygame draws them
+    if ok is None:
+        _el(g, "rect", x=cx - d / 2 + sw / 2, y=cy - d / 2 + sw / 2, width=d - sw,
+            height=d - sw, rx=max(2, d // 5), fill=_hex(c["fixed"]), stroke="#000",
+            stroke_width=sw)
+    elif ok:
+        _el(g, "circle", cx=cx, cy=cy, r=d / 2 - sw / 2, fill=_hex(c["ok"]), stroke="#000",
+            stroke_width=sw)
+    else:
+        ring = max(2, d // 7)
+        _el(g, "circle", cx=cx, cy=cy, r=d / 2 - ring / 2, fill="#fff",
+            stroke=_hex(c["breaks"]), stroke_width=ring)
         ink = _hex(c["breaks"])
-    t = _el(g, "text", x=cx, y=cy + d * 0.3, font_size=d * 0.8, font_family=FONT,
-            font_weight="bold", text_anchor="middle", fill=ink)
+    t = _el(g, "text", x=f"{cx:.1f}", y=f"{cy + d * 0.3:.1f}",
+            font_size=int(d * 0.85) * PLAIN_SCALE, font_family=PLAIN, font_weight="bold",
+            text_anchor="middle", fill=ink)
     t.text = letter
     if ok is not None:
-        m = d * 0.55
-        mx, my = cx - d / 2 - m / 4, cy + d / 2 - m / 2
+        m = mark
+        mx, my = bx, by + d - m // 2
         if ok:
             _el(g, "circle", cx=mx + m / 2, cy=my + m / 2, r=m / 2, fill="#000")
             _el(g, "path", d=f"M{mx + m * .22:.1f} {my + m * .52:.1f} L{mx + m * .43:.1f} "
                 f"{my + m * .74:.1f} L{mx + m * .8:.1f} {my + m * .28:.1f}",
-                stroke=_hex(c["ok"]), stroke_width=m / 5, fill="none")
+                stroke=_hex(c["ok"]) if sum(c["ok"]) > 150 else "#fff",
+                stroke_width=max(2, m // 5), fill="none")
         else:
             _el(g, "rect", x=mx, y=my, width=m, height=m, fill="#000")
             _el(g, "path", d=f"M{mx + m / 4:.1f} {my + m / 4:.1f} l{m / 2:.1f} {m / 2:.1f} "
                 f"M{mx + 3 * m / 4:.1f} {my + m / 4:.1f} l{-m / 2:.1f} {m / 2:.1f}",
-                stroke="#fff", stroke_width=m / 5)
+                stroke="#fff", stroke_width=max(2, m // 5))
+    return d + mark // 2
 
 
-def _marks(g: ET.Element, ov: Overlay, board: chess.Board, c: dict[str, RGB],
-           flipped: bool) -> None:
-    """What lies on the pieces: badges, crosses, the difference of a recomputed fence,
-    changed squares."""
-    for s in chess.scan_forward(ov.fixed & board.pawns):
-        _badge(g, *board_square_box(FULL, s, flipped)[:2], "F", None, c)
-    for s, (letter, ok) in ov.badges.items():
-        _badge(g, *board_square_box(FULL, s, flipped)[:2], letter, ok, c)
-    for s in chess.scan_forward(ov.removed):
-        x, y, _ = board_square_box(FULL, s, flipped)
-        _el(g, "path", d=f"M{x + SQ / 6:.1f} {y + SQ / 6:.1f} l{SQ * 2 / 3:.1f} "
-            f"{SQ * 2 / 3:.1f} M{x + SQ * 5 / 6:.1f} {y + SQ / 6:.1f} l{-SQ * 2 / 3:.1f} "
-            f"{SQ * 2 / 3:.1f}", stroke=_hex(c["removed"]), stroke_width=4.5)
-    for s in chess.scan_forward(ov.joined | ov.left | ov.fresh | ov.changed):
-        x, y, _ = board_square_box(FULL, s, flipped)
-        if ov.joined >> s & 1:
-            _el(g, "rect", x=x, y=y, width=SQ, height=SQ, fill="url(#pf-joined)",
-                stroke=_hex(c["fence"]), stroke_width=2.8)
-        if ov.left >> s & 1:
-            _el(g, "rect", x=x + 1, y=y + 1, width=SQ - 2, height=SQ - 2, fill="url(#pf-left)",
-                stroke=_hex(c["fence"]), stroke_width=2.8, stroke_dasharray="5.6 5.6")
-        if ov.fresh >> s & 1:
-            for r in (SQ / 2 - 2.5, SQ / 3):
-                _el(g, "circle", cx=x + SQ / 2, cy=y + SQ / 2, r=r, fill="none",
-                    stroke=_hex(c["removed"]), stroke_width=2.5)
-        if ov.changed >> s & 1:
-            _el(g, "rect", x=x + 2.25, y=y + 2.25, width=SQ - 4.5, height=SQ - 4.5,
-                fill="none", stroke=_hex(c["changed"]), stroke_width=4.5)
+def _badge_width(side: int) -> int:
+    d = max(14, side * 2 // 5)
+    return d + max(7, d * 11 // 20) // 2
 
 
-def _kingmap_letters(g: ET.Element, ov: Overlay, c: dict[str, RGB], flipped: bool) -> None:
-    """The king map's letter (H holds, B breaks through) low on the left of each square,
-    as the PNG draws it."""
-    role = "kingmap_holds" if ov.kingmap_holds else "kingmap_breaks"
-    d = SQ * 0.3
-    for s in chess.scan_forward(ov.kingmap):
-        x, y, _ = board_square_box(FULL, s, flipped)
-        bx, by = x + 3, y + SQ - d - 3
-        _el(g, "rect", x=bx, y=by, width=d, height=d, rx=d / 5, fill=_hex(c[role]),
-            stroke="#000", stroke_width=1)
-        t = _el(g, "text", x=bx + d / 2, y=by + d * 0.78, font_size=d * 0.75,
-                font_family=FONT, font_weight="bold", text_anchor="middle", fill="#fff")
-        t.text = "H" if ov.kingmap_holds else "B"
+def _badge(at: _At, p: Badge) -> None:
+    x, y = at.corner(p.col, p.row)
+    _badge_at(at.g, x + at.sq - _badge_width(at.sq) - 1, y + 1, at.sq, p.letter, p.ok, at.c)
 
 
-def _move_arrow(g: ET.Element, ov: Overlay, c: dict[str, RGB], flipped: bool) -> None:
-    """A move of the exact prover's line: an arrow with a black edge and its SAN low on
-    the square it leaves, as :meth:`Painter.labelled_arrow` draws it."""
-    if ov.arrow is None:
-        return
-    a, b, label = ov.arrow
-    (x0, y0), (x1, y1) = _centre(a, flipped), _centre(b, flipped)
+def _letter_box(at: _At, p: LetterBox) -> None:
+    x, y = at.corner(p.col, p.row)
+    d, inset = max(11, at.sq * 3 // 10), max(2, at.sq // 14)
+    bx, by = x + inset, y + at.sq - d - inset
+    sw = max(1, d // 12)
+    _el(at.g, "rect", x=bx + sw / 2, y=by + sw / 2, width=d - sw, height=d - sw,
+        rx=max(2, d // 5), fill=_hex(at.c[p.role]), stroke="#000", stroke_width=sw)
+    t = _el(at.g, "text", x=bx + d / 2, y=f"{by + d * 0.78:.1f}", font_size=max(8, d * 3 // 4),
+            font_family=FONT, font_weight="bold", text_anchor="middle", fill="#fff")
+    t.text = p.letter
+
+
+def _arrow(at: _At, p: Arrow) -> None:
+    """A move: an arrow with a black edge and its label low on the square it leaves, as
+    :meth:`Painter.render_arrows` (``edged``) draws it."""
+    (x0, y0), (x1, y1) = (at.x(p.x0), at.y(p.y0)), (at.x(p.x1), at.y(p.y1))
+    sq, g = at.sq, at.g
     length = max(1.0, ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
     ux, uy = (x1 - x0) / length, (y1 - y0) / length
-    head = SQ * 0.35
+    head, width = sq * 0.35, max(4, sq // 9)
     bx, by = x1 - ux * head, y1 - uy * head
     px, py = -uy * head * 0.6, ux * head * 0.6
-    colour = _hex(c["arrow_line"])
-    for stroke, width in (("#000", 9), (colour, 5)):
+    colour = _hex(at.c[p.role])
+    for stroke, w in (("#000", width + 4), (colour, width)):
         _el(g, "path", d=f"M{x0:.1f} {y0:.1f} L{bx:.1f} {by:.1f}", stroke=stroke,
-            stroke_width=width, fill="none")
+            stroke_width=w, fill="none")
     _el(g, "path", d=f"M{x1:.1f} {y1:.1f} L{bx + px:.1f} {by + py:.1f} "
-        f"L{bx - px:.1f} {by - py:.1f} Z", fill=colour, stroke="#000", stroke_width=1.5)
-    if label:
-        px = SQ / 4
-        xs = _advances(label, px, "bold")
-        h, w = px + 2, xs[-1] + 10
-        lx, ly = x0 - w / 2, y0 + SQ / 2 - 2 - h
-        _el(g, "rect", x=lx, y=ly, width=w, height=h, rx=5, fill=colour, stroke="#000",
-            stroke_width=2)
-        _placed(g, label, lx + 5, ly + h * 0.78, px, xs, "#fff", "bold")
+        f"L{bx - px:.1f} {by - py:.1f} Z", fill=colour, stroke="#000", stroke_width=2)
+    if p.label:
+        lpx = max(11, sq // 4)
+        xs = _advances(p.label, lpx, "bold")
+        h, w = _font(lpx, "bold").get_height() + 2, xs[-1] + 10
+        lx, ly = x0 - w / 2, y0 + sq / 2 - 2 - h
+        _el(g, "rect", x=f"{lx:.1f}", y=f"{ly:.1f}", width=w, height=h, rx=5, fill=colour,
+            stroke="#000", stroke_width=2)
+        _placed(g, p.label, lx + 5, ly + 1 + _font(lpx, "bold").get_ascent(), lpx, xs, "#fff",
+                "bold")
 
 
-def _ghosts(root: ET.Element, ov: Overlay, c: dict[str, RGB], flipped: bool) -> None:
-    """Fade the pawns chess.svg drew (a structure's ghosts) and frame each with dashes."""
-    if ov.ghosts is None:
-        return
-    for use in root.iter(f"{{{SVG_NS}}}use"):
-        if use.get("href", "").endswith("-pawn"):
-            use.set("opacity", "0.6")
-    g = _el(root, "g", id="pawnfence-ghosts")
-    for s in chess.scan_forward((ov.ghosts[0] | ov.ghosts[1]) & chess.BB_ALL):
-        x, y, _ = board_square_box(FULL, s, flipped)
-        _el(g, "rect", x=x + SQ / 16, y=y + SQ / 16, width=SQ * 7 / 8, height=SQ * 7 / 8,
-            fill="none", stroke=_hex(c["ghost"]), stroke_width=2, stroke_dasharray="4.5 4.5")
+#: how the SVG draws each primitive type
+_DRAW: dict[type, Callable[[_At, Any], None]] = {
+    Checker: _checker, Coord: _coord, Fill: _fill, Hatch: _hatch, Outline: _outline,
+    Line: _line, Dot: _dot, Tag: _tag, Piece: _piece, Badge: _badge, LetterBox: _letter_box,
+    Arrow: _arrow,
+}
 
 
-def _with_ghosts(board: chess.Board, ov: Overlay) -> chess.Board:
-    """The board to draw: a step's own position, or the board's kings with a
-    structure's pawns (its ghosts) instead of the board's."""
-    if ov.fen:
-        board = shown_board(ov.fen) or board
-    if ov.ghosts is None:
-        return board
-    out = chess.Board(None)
-    for s, piece in board.piece_map().items():
-        if piece.piece_type != chess.PAWN:
-            out.set_piece_at(s, piece)
-    for bb, colour in zip(ov.ghosts, chess.COLORS[::-1], strict=True):
-        for s in chess.scan_forward(bb & chess.BB_ALL):
-            out.set_piece_at(s, chess.Piece(chess.PAWN, colour))
-    return out
+def svg_scene_types() -> frozenset[type]:
+    """The primitive types the SVG draws (every one of :data:`viewer.scene.PRIMITIVES`)."""
+    return frozenset(_DRAW)
+
+
+def scene_svg(parent: ET.Element, scene: Sequence[Primitive], colours: dict[str, RGB],
+              size: int, top: int = 0) -> ET.Element:
+    """The primitives of ``scene`` as a group of ``parent``, on a board of ``size`` pixels
+    drawn at ``top`` where the PNG draws it; each primitive is one element or a few
+    (``data-kind`` names its type)."""
+    left, top_, sq = board_geometry(pygame.Rect(0, top, size, size))
+    board = _el(parent, "g", id="pawnfence-board")
+    for p in scene:
+        g = _el(board, "g", data_kind=type(p).__name__)
+        _DRAW[type(p)](_At(g, colours, left, top_, sq), p)
+    return board
 
 
 def board_svg(board: chess.Board, overlay: Overlay, colours: dict[str, RGB],
-              flipped: bool = False) -> ET.Element:
-    """``chess.svg.board`` (board, pieces, coordinates) with ``overlay`` inserted (a
-    step's own position, or a structure's ghost pawns, when the overlay has them)."""
-    board = _with_ghosts(board, overlay)
-    text = chess.svg.board(board, orientation=not flipped, coordinates=True, colors={
-        "square light": _hex(colours["square_light"]),
-        "square dark": _hex(colours["square_dark"]),
-        "margin": _hex(colours["background"]), "coord": _hex(colours["coord"])})
-    root = ET.fromstring(text)
-    defs = root.find(f"{{{SVG_NS}}}defs")
-    if defs is None:
-        defs = _el(root, "defs")
-    _patterns(defs, colours)
-    children = list(root)
-    first = next((i for i, ch in enumerate(children) if ch.tag == f"{{{SVG_NS}}}use"),
-                 len(children))
-    under = ET.Element(f"{{{SVG_NS}}}g", {"id": "pawnfence-regions"})
-    _regions(under, overlay, colours, flipped)
-    root.insert(first, under)
-    _ghosts(root, overlay, colours, flipped)
-    over = _el(root, "g", id="pawnfence-marks")
-    _marks(over, overlay, board, colours, flipped)
-    _kingmap_letters(over, overlay, colours, flipped)
-    _move_arrow(over, overlay, colours, flipped)
+              flipped: bool = False, size: int = 400) -> ET.Element:
+    """A stand-alone ``<svg>`` of ``size`` pixels: the board, pieces and coordinates with
+    ``overlay`` (:func:`viewer.scene.board_scene`)."""
+    root = ET.Element(f"{{{SVG_NS}}}svg", {"version": "1.1", "width": str(size),
+                                            "height": str(size),
+                                            "viewBox": f"0 0 {size} {size}"})
+    _patterns(_el(root, "defs"), colours, board_geometry(pygame.Rect(0, 0, size, size))[2] / 45)
+    scene_svg(root, board_scene(board, overlay, flipped=flipped), colours, size)
     return root
+
+
+_PLAIN: dict[int, pygame.font.Font] = {}
+
+
+def _plain(px: int) -> pygame.font.Font:
+    """pygame's default font at ``px`` (the PNG's coordinates and tags), for metrics."""
+    if not pygame.font.get_init():
+        pygame.font.init()
+    f = _PLAIN.get(px)
+    if f is None:
+        f = _PLAIN[px] = pygame.font.Font(None, px)
+    return f
 
 
 def _text(parent: ET.Element, painter: Painter, blocks: list[Block], roles: dict[str, Role],
@@ -364,8 +496,6 @@ def _legend(parent: ET.Element, painter: Painter, items: tuple[LegendItem, ...],
             x: float, y: float, width: int) -> int:
     """The legend as the PNG lays it out (:meth:`Painter.legend_plan`): a swatch and the
     words of each item."""
-    from viewer.render import swatch_width
-
     size_px, cols, labels, height, _fits = painter.legend_plan((width, 100_000), items, px,
                                                                False)
     font = painter.fonts.get(size_px)
@@ -394,7 +524,9 @@ def _swatch(g: ET.Element, item: LegendItem, x: float, y: float, w: float, h: fl
     fills = {"hatch": "url(#pf-hatch)", "fence": "url(#pf-fence)", "dots": "url(#pf-dots)"}
     if style in ("fixed", "holds", "breaks"):
         ok = {"fixed": None, "holds": True, "breaks": False}[style]
-        _badge(g, x + h - SQ, y - 2, item.letter, ok, c)
+        side = int(w) * 5 // 2  # as the PNG: the board's badge for squares of 5/2 swatches
+        bw = _badge_width(side)
+        _badge_at(g, x + w / 2 - bw / 2, y + h / 2 - bw / 2, side, item.letter, ok, c)
         return
     if style == "kingmap":
         _el(g, "rect", x=x, y=y, width=w, height=h, fill=_hex(c["square_light"]))
@@ -459,8 +591,6 @@ def _banner(root: ET.Element, painter: Painter, frame: Frame, options: ExportOpt
             x: float, y: float, width: int) -> int:
     """The verdict banner as :meth:`Painter.render_banner` draws it in a picture (bar,
     coloured stripe, icon, text at the same place and size); returns its height."""
-    from viewer.export import banner_height, frame_px
-
     px = frame_px(options.size)
     b = frame.banner()
     h = banner_height(painter, b, options)
@@ -487,26 +617,19 @@ def _banner(root: ET.Element, painter: Painter, frame: Frame, options: ExportOpt
 
 def frame_svg(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_OPTIONS) -> str:
     """The frame as an SVG document: what :func:`viewer.export.compose_frame` draws."""
-    from viewer.export import frame_px
-
     size, px = options.size, frame_px(options.size)
     pad = max(4, size // 80)
     width = size - 2 * pad
     c = painter.colours
     root = ET.Element(f"{{{SVG_NS}}}svg", {"version": "1.1", "width": str(size)})
     bg = _el(root, "rect", x=0, y=0, width=size, fill=_hex(c["background"]))
-    _patterns(_el(root, "defs"), c)
+    k = board_geometry(pygame.Rect(0, 0, size, size))[2] / 45
+    _patterns(_el(root, "defs"), c, k)
     y = pad
     if options.banner:
         y += _banner(root, painter, frame, options, pad, y, width) + pad
     ov = frame.overlay() if options.overlays else EMPTY
-    nested = board_svg(frame.board, ov, c,
-                       frame.flipped)
-    nested.set("x", "0")
-    nested.set("y", str(y))
-    nested.set("width", str(size))
-    nested.set("height", str(size))
-    root.append(nested)
+    scene_svg(root, board_scene(frame.board, ov, flipped=frame.flipped), c, size, y)
     y += size + pad
     if options.explanation:
         y += _text(root, painter, [Block(frame.explanation(), "sub")], {"sub": Role(px)}, pad,

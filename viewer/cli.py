@@ -73,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the board and pieces only (no overlays, banner, legend, explanation)")
     for part in ("overlays", "banner", "legend", "explanation"):
         r.add_argument(f"--no-{part}", action="store_true", help=f"leave out the {part}")
+    r.add_argument("--theme", choices=["light", "dark"], default="light",
+                   help="the picture's colours: light (black on white, for print; the "
+                   "default) or dark (the window's)")
     r.add_argument("--speed", type=float, default=1.5,
                    help="GIF: steps per second (the frame time is 1/speed)")
     add_exact_seconds(r)
@@ -117,7 +120,8 @@ def _render(args: argparse.Namespace, out: TextIO) -> int:
 
     only = args.board_only
     options = ExportOptions(args.size, *(not (only or getattr(args, f"no_{part}")) for part in
-                                         ("overlays", "banner", "legend", "explanation")))
+                                         ("overlays", "banner", "legend", "explanation")),
+                            theme=args.theme)
     try:
         if not 0.1 <= args.speed <= 50:
             raise ValueError(f"--speed must be from 0.1 to 50 steps per second, got {args.speed}")

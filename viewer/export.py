@@ -33,7 +33,7 @@ from viewer.render import Painter, banner_height, frame_px
 from viewer.state import DEFAULT_OPTIONS, ExportOptions
 from viewer.svg import frame_svg
 from viewer.text import banner_text
-from viewer.theme import Block, LegendItem, Role
+from viewer.theme import THEMES, Block, LegendItem, Role
 
 if TYPE_CHECKING:
     from viewer.state import ViewerState
@@ -237,10 +237,26 @@ def explanation_height(painter: Painter, frame: Frame, options: ExportOptions) -
                             100_000, {"sub": Role(px)}).height
 
 
+_THEMED: dict[str, Painter] = {}
+
+
+def themed(painter: Painter, theme: str) -> Painter:
+    """``painter`` when it draws in ``theme``'s colours, else a painter that does (one per
+    theme, kept: fonts and tiles are made once)."""
+    colours = THEMES.get(theme, THEMES["light"])
+    if painter.colours == {**painter.colours, **colours}:
+        return painter
+    if theme not in _THEMED:
+        _THEMED[theme] = Painter(colours)
+    return _THEMED[theme]
+
+
 def write(painter: Painter, kind: str, frame: Frame, options: ExportOptions, path: Path,
           *, speed: float = 3.0) -> tuple[Path, int]:
     """Write ``frame`` as ``kind`` (png, gif: every step at ``speed`` steps per second,
-    svg) to ``path``; returns the path and the number of frames."""
+    svg) to ``path`` in ``options.theme``'s colours; returns the path and the number of
+    frames."""
+    painter = themed(painter, options.theme)
     if kind == "png":
         return save_png(compose_frame(painter, frame, options), path), 1
     if kind == "svg":
@@ -334,7 +350,8 @@ class Exporter:
             s.say("A GIF is still being saved: wait for it")
             return
         try:
-            frames = gif_frames(self.painter, frame_of(s), s.options.export, path)
+            frames = gif_frames(themed(self.painter, s.options.export.theme), frame_of(s),
+                                s.options.export, path)
         except ExportError as exc:
             s.say(str(exc))
             return
@@ -419,5 +436,5 @@ def render_to_file(board: chess.Board, out: str | Path, *, side: chess.Color = c
     if kind == "tex":
         return _write_latex(frame, base, out)
     size = min(size, GIF_MAX) if kind == "gif" else size  # a GIF of many frames stays small
-    options = ExportOptions(size, base.overlays, base.banner, base.legend, base.explanation)
+    options = replace(base, size=size)
     return write(painter, kind, frame, options, out, speed=speed)[0]

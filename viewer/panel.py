@@ -236,6 +236,10 @@ class Panel:
             self.checks[name] = UIButton(rect, f"{label.capitalize()}: on", m,
                                          tool_tip_text=f"include the {label} in the picture")
         y += 2 * (bh + 4)
+        self.checks["theme"] = UIButton(pygame.Rect(body.left, y, body.width, bh),
+                                        "Colours: light", m, tool_tip_text=(
+                                            "light (black on white, for print) or dark"))
+        y += bh + 4
         y += 6
         third = (body.width - 8) // 3
         for i, name in enumerate(("png", "gif", "svg")):
@@ -298,7 +302,10 @@ class Panel:
         for name, button in self.checks.items():
             if el is button:
                 o = self.state.options
-                o.set_export(**{name: not getattr(o.export, name)})
+                if name == "theme":
+                    o.set_export(theme="dark" if o.export.theme == "light" else "light")
+                else:
+                    o.set_export(**{name: not getattr(o.export, name)})
                 return
         for i, tabs in enumerate(self.tabs):
             for name, button in tabs.items():
@@ -390,6 +397,9 @@ class Panel:
             for name, button in tabs.items():
                 (button.select if self.panes[i] == name else button.unselect)()
         for name, button in self.checks.items():
+            if name == "theme":
+                button.set_text(f"Colours: {s.options.export.theme}")
+                continue
             on = getattr(s.options.export, name)
             button.set_text(f"{name.capitalize()}: {'on' if on else 'off'}")
             (button.select if on else button.unselect)()

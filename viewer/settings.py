@@ -63,6 +63,7 @@ class Settings:
     export_banner: bool = True
     export_legend: bool = True
     export_explanation: bool = True
+    export_theme: str = "light"  # the pictures' colours: light (print) or dark
 
 
 #: the window sizes a settings file may ask for (larger ones are clamped to the screen)
@@ -216,6 +217,7 @@ def _apply(base: Settings, data: dict[str, Any]) -> list[str]:
         base.width, base.height = default.width, default.height
     checks = {"speed": 0 < base.speed < 1000, "search_seconds": 0.05 <= base.search_seconds <= 60,
               "export_size": 64 <= base.export_size <= 4096, "fen": _is_fen(base.fen),
+              "export_theme": base.export_theme in ("light", "dark"),
               "method": base.method in logic.METHODS,
               "side": base.side in ("white", "black"),
               "tool": len(base.tool) == 1 and base.tool in TOOL_LETTERS,

@@ -44,6 +44,8 @@ class ExportOptions:
     banner: bool = True
     legend: bool = True
     explanation: bool = True
+    #: the colours of the picture: ``"light"`` (black on white, for print) or ``"dark"``
+    theme: str = "light"
 
 
 #: the export options of a fresh installation
@@ -65,7 +67,8 @@ class Options:
         self.search_seconds = s.search_seconds
         self.export = ExportOptions(size=s.export_size, overlays=s.export_overlays,
                                     banner=s.export_banner, legend=s.export_legend,
-                                    explanation=s.export_explanation)
+                                    explanation=s.export_explanation,
+                                    theme=s.export_theme)
         self.show_help = False
         self.projector = False
         #: the panes the dock shows, per number of slots

@@ -61,6 +61,26 @@ COLOURS: dict[str, RGB] = {
 }
 
 
+#: the light theme: black text on white, the board's own colours and the same overlay
+#: palette (every overlay also keeps its letter, hatch or shape, so a figure reads in
+#: greyscale too); the default of figures (``render``, the Export pane, reports)
+LIGHT: dict[str, RGB] = {
+    **COLOURS,
+    "background": (255, 255, 255),
+    "panel": (240, 240, 238),
+    "text": (0, 0, 0),
+    "muted": (70, 70, 70),
+    "coord": (40, 40, 40),
+    "processed": (150, 150, 150),
+    "arrow_without": (110, 110, 110),
+    "current_line": (206, 228, 196),
+    "previous_line": (222, 226, 236),
+}
+
+#: the themes by name: ``dark`` (the window's default) and ``light`` (figures')
+THEMES: dict[str, dict[str, RGB]] = {"dark": COLOURS, "light": LIGHT}
+
+
 #: the dock's panes, in tab order, and their tab labels
 PANES = ("story", "steps", "code", "analysis", "library", "export")
 PANE_LABELS = {"story": "Story", "steps": "Steps", "code": "Code", "analysis": "Analysis",

@@ -134,7 +134,7 @@ def prepare(board: chess.Board, board_key: tuple[Any, ...]) -> tuple[Any, ...]:
     occ_w, occ_b, pawns, kings, turn, castling, ep = board_key
     if (occ_w | occ_b) != pawns | kings:
         others = (occ_w | occ_b) & ~(pawns | kings)
-        names = sorted({board.piece_at(s).symbol() for s in chess.scan_forward(others)})
+        names = sorted({str(board.piece_at(s)) for s in chess.scan_forward(others)})
         return (Status.PIECES, tuple(names))
     w = pawns & occ_w
     b = pawns & occ_b

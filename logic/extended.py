@@ -341,6 +341,22 @@ class _RegionRule(StaticMethod):
         return paper_note_text(name, note, ok)
 
 
+class SearchEntry(NamedTuple):
+    """The search cache's entry for a pawn structure and a colour (oriented squares):
+    the paper's structure and x4's (None where it fails whatever the kings), the KPK
+    pawn's square (-1: not KPK) and the squares where White's king can be shut in (x5,
+    :func:`~logic.shutin.shut_in_squares`; 0: nowhere)."""
+
+    paper: Structure | None
+    x4: Structure | None
+    kpk_pawn: int
+    x5: int
+
+
+#: an entry of the search cache: a :class:`SearchEntry`; only the x5 squares (an ``int``)
+#: when nothing else can hold; ``_HOPELESS`` or ``_MATERIAL``
+_Entry = SearchEntry | int | tuple[str]
+
 _X4 = _RegionRule()
 _x4_decide = _X4.decide
 _KPK_RAW = Boards(0, 0, 0, 0, 0, 0, 0, _ALL)
@@ -366,6 +382,8 @@ class ExtendedMethod(StaticMethod):
         self.regions: dict[tuple[int, int], Structure | None] = {}
         #: (w, b, wk, bk) oriented -> x5's outcome, where its scope tests pass
         self.boxes: dict[tuple[int, int, int, int], ShutIn] = {}
+        #: the search's cache: (w, b, colour) unoriented -> what :meth:`_entry` says
+        self.entries: dict[tuple[int, int, bool], _Entry] = {}
 
     # -- the untraced verdicts -----------------------------------------------------
     def structure(self, w: int, b: int, rec: Recorder | None = None) -> Structure:
@@ -512,17 +530,18 @@ class ExtendedMethod(StaticMethod):
         """The search's interior-node test: the paper's structure, x4's and the squares
         where x5 can shut a king in, cached together per pawn structure and colour (one
         lookup a node), then the kings (x5's walk only for a king inside such a box)."""
-        e = self.sides.get((w, b, color))
+        e = self.entries.get((w, b, color))
         if e is None:
             e = self._entry(w, b, bool(color))
         if e is _HOPELESS:
             return False
         if e is _MATERIAL:
             return True
-        if e.__class__ is int:  # only x5 can hold: the squares where a king is shut in
+        if isinstance(e, int):  # only x5 can hold: the squares where a king is shut in
             return (e >> (wk if color else bk ^ 0x38) & 1 == 1
                     and self.x5_unoriented(w, b, wk, bk, color) is not None)
-        pst, xst, kpk_pawn, x5 = e
+        assert isinstance(e, SearchEntry)
+        pst, xst, kpk_pawn, x5 = e  # the search's interior-node test: one positional unpack
         owk, obk = (wk, bk) if color else (bk ^ 0x38, wk ^ 0x38)
         # each decide only where White's king stands below its fence (its first test)
         if (pst is not None and pst.boards.below >> owk & 1
@@ -536,7 +555,7 @@ class ExtendedMethod(StaticMethod):
         # x5: the structure's closed boxes, then the king's own region and the search
         return x5 >> owk & 1 == 1 and self.x5_unoriented(w, b, wk, bk, color) is not None
 
-    def _entry(self, w: int, b: int, color: bool) -> Any:
+    def _entry(self, w: int, b: int, color: bool) -> _Entry:
         """The search cache's entry for the unoriented pawns and a colour: the paper's
         structure (None if it fails whatever the kings), x4's (likewise), the KPK
         pawn's oriented square (-1: not KPK) and the oriented squares where White's king
@@ -545,8 +564,9 @@ class ExtendedMethod(StaticMethod):
         can hold at all,
         :data:`_MATERIAL` when the side has no pawns."""
         ow, ob = (w, b) if color else (chess.flip_vertical(b), chess.flip_vertical(w))
+        e: _Entry
         if not ow:
-            e: Any = _MATERIAL
+            e = _MATERIAL
         else:
             pst = PAPER.cached_structure(ow, ob)
             marked, removed = pst.boards.marked, pst.boards.removed
@@ -560,13 +580,16 @@ class ExtendedMethod(StaticMethod):
             # in a closed box (the oriented squares where that can be)
             ob_att = pawn_attacks(ob, chess.BLACK)
             x5 = shut_in_squares(ow, ob_att, ob) if ob and not ow & ob_att else 0
-            e = (pst if pst.fail_rule is None else None,
-                 xst if xst is not None and xst.fail_rule is None else None, kpk_pawn, x5)
-            if e[:3] == (None, None, -1):
+            entry = SearchEntry(paper=pst if pst.fail_rule is None else None,
+                                x4=xst if xst is not None and xst.fail_rule is None else None,
+                                kpk_pawn=kpk_pawn, x5=x5)
+            if entry.paper is None and entry.x4 is None and kpk_pawn < 0:
                 e = x5 or _HOPELESS
-        if len(self.sides) >= CACHE_LIMIT:
-            self.sides.clear()
-        self.sides[(w, b, color)] = e
+            else:
+                e = entry
+        if len(self.entries) >= CACHE_LIMIT:
+            self.entries.clear()
+        self.entries[(w, b, color)] = e
         return e
 
     # -- the trace -----------------------------------------------------------------
@@ -728,6 +751,7 @@ class ExtendedMethod(StaticMethod):
         super().clear_cache()
         self.regions.clear()
         self.boxes.clear()
+        self.entries.clear()
 
     def cache_info(self) -> dict[str, int]:
         return {"structures": len(self.regions), "verdicts": 2 * len(self.boards),

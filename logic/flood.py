@@ -134,7 +134,8 @@ def king_flood(w: int, b: int, rec: Recorder | None = None) -> FloodResult:
             if rec is not None:
                 joined, left = fence & ~old, old & ~fence
                 rec.add(
-                    "flood-drown", Rule.WIKI_FLOOD, f"fence recomputed after {rec.names(hit)} drowned",
+                    "flood-drown", Rule.WIKI_FLOOD,
+                    f"fence recomputed after {rec.names(hit)} drowned",
                     f"The flood reaches undefended {rec.them} pawn(s) {rec.names(hit)}: "
                     "they are captured and the ram fence is recomputed: "
                     + ("it comes out unchanged." if fence == old else

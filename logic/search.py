@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -460,7 +460,7 @@ class Searcher:
         return out
 
     def search(self, pos: Pos, *, depth: int | None = None, seconds: float | None = None,
-               history: list[tuple[int, ...]] | None = None) -> SearchResult:
+               history: Sequence[tuple[int, ...]] | None = None) -> SearchResult:
         """Iterative deepening to ``depth`` plies (at least 1) or for about ``seconds``
         (the first iteration always completes).  Raises ``ValueError`` for a depth below
         1 or a time that is not finite and positive.  Python's cyclic garbage collector
@@ -469,7 +469,7 @@ class Searcher:
             return self._search(pos, depth, seconds, history)
 
     def _search(self, pos: Pos, depth: int | None, seconds: float | None,
-                history: list[tuple[int, ...]] | None) -> SearchResult:
+                history: Sequence[tuple[int, ...]] | None) -> SearchResult:
         if depth is not None and not 1 <= depth <= MAX_DEPTH:
             raise ValueError(f"depth must be from 1 to {MAX_DEPTH}, got {depth}")
         if seconds is not None:

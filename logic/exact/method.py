@@ -244,7 +244,8 @@ class ExactMethod(Method):
                 seen: list[tuple[int, int]]) -> None:
         """The trace: the structures as they were solved, the king map, then the line
         move by move (real coordinates throughout)."""
-        d: ExactDetail = v.detail
+        d = v.detail
+        assert d is not None, "an exact verdict carries its detail"
         r = d.result
         order = list(dict.fromkeys(seen))  # each structure once, as first solved
         shown = order[:STRUCTURE_STEPS]

@@ -280,6 +280,7 @@ def _classify(args: argparse.Namespace, out: TextIO) -> int:
     if why := exact_seconds_problem(args):
         print(f"pawnfence: {why}", file=sys.stderr)
         return 2
+    fh: contextlib.AbstractContextManager[TextIO]
     if args.file == "-":
         if sys.stdin is None:
             print("pawnfence: standard input is closed", file=sys.stderr)

@@ -22,8 +22,7 @@ from typing import Any, NamedTuple
 
 import chess
 
-import logic
-from logic.exact import MAX_STRUCTURES, line_san
+from logic.exact import EXACT, MAX_STRUCTURES, line_san
 from logic.tools.runlog import finite_number
 
 __all__ = ["JudgeConfig", "JUDGE_PAIRS", "STATUSES", "judge_position", "judge_categories",
@@ -61,7 +60,7 @@ def judge_position(board: chess.Board, verdicts: dict[str, Any], config: JudgeCo
     (one of :data:`STATUSES`), ``ms``, ``plies`` and ``pv`` (UCI, a breakthrough's
     line).  ``verdicts`` are the static methods' (``{method: {side: {"blocked",
     "rule"}}}``)."""
-    method = logic.METHODS["exact"]
+    method = EXACT
     out: dict[str, dict[str, Any]] = {}
     for color in chess.COLORS:
         name = chess.COLOR_NAMES[color]
@@ -150,8 +149,9 @@ def summarize(rows: Iterable[dict[str, Any]], methods: Sequence[str], *, recall:
     only meaningful when every edge side was judged) recall: of the judged edge sides
     exact proves blocked, the share the method recognises; the disagreements between
     each pair of methods; exact's answers and unknown rate."""
-    per = {m: {"claims": 0, "false_positives": 0, "confirmed": 0, "unknown": 0,
-               "recognised": 0} for m in methods}
+    per: dict[str, dict[str, Any]] = {
+        m: {"claims": 0, "false_positives": 0, "confirmed": 0, "unknown": 0, "recognised": 0}
+        for m in methods}
     pairs = [(a, b) for i, a in enumerate(methods) for b in methods[i + 1:]]
     disagree = {f"{a}/{b}": 0 for a, b in pairs}
     answers = {s: 0 for s in STATUSES}

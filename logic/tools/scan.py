@@ -190,16 +190,16 @@ def _pgn_items(path: Path, fh: TextIO, errors: list[str], failed: list[str]
             errors.append(f"{where}: {game.errors[0]}")
         headers = {k: game.headers.get(k, "?") for k in ("White", "Black", "Event", "Site")}
         ply = 0
-        node = game
+        node: chess.pgn.GameNode = game
         while True:
             if _is_kp(board) and board.is_valid():
                 yield board.epd(), board.fen(), {"file": str(path), "game": game_no,
                                                  "ply": ply, **headers}
             if not node.variations:
                 break
-            node = node.variations[0]
+            child = node = node.variations[0]
             try:
-                board.push(node.move)
+                board.push(child.move)
             except (AssertionError, ValueError) as exc:
                 errors.append(f"{where}: ply {ply + 1}: {exc}")
                 break
@@ -238,7 +238,7 @@ def _engine_eval(board: chess.Board) -> dict[str, Any] | None:
 def classify_item(item: Item) -> dict[str, Any]:
     """The result object of one position (both methods, both sides, engine score)."""
     board = chess.Board(item.fen)
-    verdicts = {}
+    verdicts: dict[str, dict[str, Any]] = {}
     for method in logic.STATIC_METHODS:
         verdicts[method] = {}
         for color in chess.COLORS:
@@ -456,7 +456,7 @@ def _write_suspects(path: Path, rows: list[dict[str, Any]]) -> dict[str, int]:
                     if "game" in src else f"{Path(src['file']).name} line {src['line']}")
             if src.get("id") is not None:
                 name += f" id {src['id']}"
-            ops: dict[str, str] = {"id": name, "c0": cat, "c1": f"engine {score}"}
+            ops: dict[str, Any] = {"id": name, "c0": cat, "c1": f"engine {score}"}
             if "exact" in r:
                 ops["c2"] = judge_note(board, r["verdicts"], r["exact"])
             suspects.append(board.epd(**ops))

@@ -89,7 +89,7 @@ class Frame:
     def legend_lines(self) -> tuple[LegendItem, ...]:
         """Every line the legend of this frame's method may have, in order."""
         v = self.verdict
-        method = v.method if v is not None else "paper"
+        method = v.method if v is not None else logic.DEFAULT_METHOD
         code = v.code if v is not None and v.status == "ok" else \
             ("none" if v is not None else None)
         return legend_items(method, kpk=bool(self.kpk), code=code)
@@ -433,7 +433,7 @@ class Exporter:
 
 
 def render_to_file(board: chess.Board, out: str | Path, *, side: chess.Color = chess.WHITE,
-                   method: str = "paper", size: int = 640, flipped: bool = False,
+                   method: str = logic.DEFAULT_METHOD, size: int = 640, flipped: bool = False,
                    caption: str = "", options: ExportOptions | None = None,
                    speed: float = 1.5, seconds: float | None = None) -> Path:
     """Render ``board`` without a window: PNG or SVG the final verdict, GIF every step

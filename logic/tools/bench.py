@@ -140,7 +140,7 @@ def measure_search(boards: list[chess.Board], seconds: float, limit: int = 40,
         for _ in range(rounds):
             for s in settings:
                 logic.clear_cache()
-                r = Searcher(blockage=s != "off", method="paper" if s == "off" else s
+                r = Searcher(blockage=s != "off", method=logic.DEFAULT_METHOD if s == "off" else s
                              ).search(pos, depth=depth)
                 if s not in best or r.seconds < best[s][0]:
                     best[s] = (r.seconds, r.nodes, r.blockages)

@@ -63,7 +63,7 @@ def measure_position(fen: str, seconds: float, settings: Sequence[str],
     row: dict[str, Any] = {"fen": fen, "seconds": seconds, "runs": {}}
     for setting in settings:
         on = setting != "off"
-        r = Searcher(blockage=on, method=setting if on else "paper").search(pos,
+        r = Searcher(blockage=on, method=setting if on else logic.DEFAULT_METHOD).search(pos,
                                                                            seconds=seconds)
         row["runs"][setting] = {"nodes": r.nodes, "blockages": r.blockages, "score": r.score,
                                 "depth": r.depth, "elapsed": r.seconds}

@@ -24,6 +24,7 @@ import chess
 
 from logic.exact import EXACT, MAX_STRUCTURES, line_san
 from logic.tools.runlog import finite_number
+from logic.vocab import Category
 
 __all__ = ["JudgeConfig", "JUDGE_PAIRS", "STATUSES", "judge_position", "judge_categories",
            "judge_problem", "summarize", "edge", "judge_note"]
@@ -81,16 +82,16 @@ def judge_position(board: chess.Board, verdicts: dict[str, Any], config: JudgeCo
 
 
 def judge_categories(board: chess.Board, verdicts: dict[str, Any],
-                     exact: dict[str, dict[str, Any]]) -> list[str]:
+                     exact: dict[str, dict[str, Any]]) -> list[Category]:
     """The judge's categories of one result (see the module's docstring)."""
-    cats = []
+    cats: list[Category] = []
     names = [(c, chess.COLOR_NAMES[c]) for c in chess.COLORS]
     if any(_claimed(verdicts, n) and exact.get(n, {}).get("status") == "breaks"
            for _c, n in names):
-        cats.append("claims-blocked-exact-breaks")
+        cats.append(Category.CLAIMS_BLOCKED_EXACT_BREAKS)
     if any(edge(board, c) and not _claimed(verdicts, n)
            and exact.get(n, {}).get("status") == "blocked" for c, n in names):
-        cats.append("exact-blocked-heuristic-misses")
+        cats.append(Category.EXACT_BLOCKED_HEURISTIC_MISSES)
     return cats
 
 

@@ -56,6 +56,7 @@ from logic.tools.judge import (
 )
 from logic.tools.runlog import Progress, carried_notes, load_rows
 from logic.uci import Engine, EngineError, IllegalPositionError
+from logic.vocab import Category
 
 __all__ = ["Item", "read_items", "iter_games", "classify_item", "categories", "scan",
            "ScanError", "WIN_CP", "DRAW_CP", "JudgeConfig"]
@@ -280,24 +281,24 @@ def _side_wins(engine: dict[str, Any] | None, color: chess.Color) -> bool:
     return engine.get("cp") is not None and engine["cp"] * sign >= WIN_CP
 
 
-def categories(result: dict[str, Any]) -> list[str]:
+def categories(result: dict[str, Any]) -> list[Category]:
     """The suspect categories of a result (empty when nothing looks wrong)."""
-    cats = []
+    cats: list[Category] = []
     v = result["verdicts"]
     engine = result.get("engine")
     board = chess.Board(result["fen"])
     sides = [(c, chess.COLOR_NAMES[c]) for c in chess.COLORS]
     if any(v[m][name]["blocked"] and _side_wins(engine, c)
            for m in logic.STATIC_METHODS for c, name in sides):
-        cats.append("claims-blocked-engine-wins")
+        cats.append(Category.CLAIMS_BLOCKED_ENGINE_WINS)
     if engine and "error" not in engine and engine.get("mate") is None \
             and engine.get("cp") is not None and abs(engine["cp"]) <= DRAW_CP:
         for c, name in sides:
             if edge(board, c) and not any(v[m][name]["blocked"] for m in logic.STATIC_METHODS):
-                cats.append("drawish-with-edge-not-detected")
+                cats.append(Category.DRAWISH_WITH_EDGE_NOT_DETECTED)
                 break
     if any(v["paper"][name]["blocked"] != v["flood"][name]["blocked"] for _c, name in sides):
-        cats.append("methods-disagree")
+        cats.append(Category.METHODS_DISAGREE)
     if "exact" in result:
         cats += judge_categories(board, v, result["exact"])
     return cats

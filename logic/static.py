@@ -82,9 +82,9 @@ class StaticMethod(Method):
     def from_structure(self, st: Structure, wk: int, bk: int, color: bool) -> Verdict:
         """The verdict from a structure analysis and the kings."""
         blocked, rule, code, args = self.decide(st, wk, bk)
-        return Verdict(color=color, method=self.name, blocked=blocked, rule=rule,
-                       status=Status.OK, code=code, args=args, raw=st.boards, notes=st.notes,
-                       kings=(wk, bk))
+        # positional: the detector's hot path (measured: see logic.paper._fast_pair)
+        return Verdict(color, self.name, blocked, rule, Status.OK, code, args, st.boards,
+                       st.notes, (wk, bk))
 
     def verdict(self, w: int, b: int, wk: int, bk: int, color: bool, shortcuts: bool = True
                 ) -> Verdict:

@@ -16,8 +16,10 @@ from logic.position import PositionError, parse_position
 from logic.registry import METHODS, STATIC_METHODS, DetectError, Method
 from logic.steps import Step
 from logic.verdict import PawnNote, Verdict
+from logic.vocab import DEFAULT_METHOD, Category, NoteCategory, Rule, Status
 
 __all__ = [
+    "DEFAULT_METHOD",
     "METHODS",
     "STATIC_METHODS",
     "DetectError",
@@ -26,6 +28,10 @@ __all__ = [
     "PositionError",
     "Step",
     "Verdict",
+    "Category",
+    "NoteCategory",
+    "Rule",
+    "Status",
     "cache_info",
     "clear_cache",
     "detect",

@@ -20,6 +20,7 @@ from logic.registry import METHODS, DetectError, get_method, get_static_method
 from logic.static import CACHE_LIMIT
 from logic.steps import Recorder, Step
 from logic.verdict import Verdict
+from logic.vocab import DEFAULT_METHOD, Rule, Status
 
 __all__ = ["detect", "detect_bitboards", "is_blocked", "prepare", "clear_cache", "cache_info",
            "METHODS", "DetectError"]
@@ -31,7 +32,7 @@ _BLACK_PAWN_ATTACKS = chess.BB_PAWN_ATTACKS[chess.BLACK]
 
 
 def detect(
-    board: chess.Board, color: chess.Color, *, method: str = "paper", trace: bool = False,
+    board: chess.Board, color: chess.Color, *, method: str = DEFAULT_METHOD, trace: bool = False,
     seconds: float | None = None,
 ) -> Verdict:
     """Decide whether ``color`` cannot win ``board`` by ``method``'s rules.
@@ -46,7 +47,7 @@ def detect(
     prover; its own default when None, and then its verdicts are cached); the static
     methods ignore it.  Untraced, both colours are decided on the first call
     for a board and kept in the per-board cache; a verdict may be a
-    :class:`~logic.verdict.DeferredVerdict` (see there).  Raises
+    deferred one (:meth:`~logic.verdict.Verdict.deferred`).  Raises
     :class:`DetectError` for an unknown method or a ``board`` that is not a
     ``chess.Board``.
     """
@@ -67,8 +68,10 @@ def detect(
             return pair[1] if color else pair[0]
     prep = prepare(board, key)
     if len(prep) == 2:
-        return Verdict(bool(color), method, False, "not applicable", prep[0], prep[0], prep[1],
-                       NO_BOARDS, (), (0, 0))
+        status, args = prep
+        return Verdict(color=bool(color), method=method, blocked=False,
+                       rule=Rule.NOT_APPLICABLE, status=status, code=status, args=args,
+                       raw=NO_BOARDS, notes=(), kings=(0, 0))
     if m.static and key[6] is not None and board.has_legal_en_passant():
         return _en_passant(board, color, method, trace)
     if not m.static:  # decides on the board itself, one side at a time
@@ -105,11 +108,12 @@ def _en_passant(board: chess.Board, color: chess.Color, method: str, trace: bool
         if detect(after, color, method=method).blocked:
             continue
         san = board.san(move)
-        out = Verdict(bool(color), method, False, "en passant", "ok", "en-passant", (san,),
-                      NO_BOARDS, (), v.kings)
+        out = Verdict(color=bool(color), method=method, blocked=False, rule=Rule.EN_PASSANT,
+                      status=Status.OK, code="en-passant", args=(san,), raw=NO_BOARDS, notes=(),
+                      kings=v.kings)
         if trace:
             out = out._replace(steps=(*v.steps, Step(
-                "en-passant", "en passant", "verdict",
+                "en-passant", Rule.EN_PASSANT, "verdict",
                 f"but {chess.COLOR_NAMES[color].capitalize()} may capture en passant ({san}),"
                 f" and the position after it is not proved blocked: no blockage claimed.")))
         return out
@@ -130,8 +134,8 @@ def prepare(board: chess.Board, board_key: tuple[Any, ...]) -> tuple[Any, ...]:
     occ_w, occ_b, pawns, kings, turn, castling, ep = board_key
     if (occ_w | occ_b) != pawns | kings:
         others = (occ_w | occ_b) & ~(pawns | kings)
-        names = sorted({board.piece_at(s).symbol() for s in chess.scan_forward(others)})
-        return ("pieces", tuple(names))
+        names = sorted({str(board.piece_at(s)) for s in chess.scan_forward(others)})
+        return (Status.PIECES, tuple(names))
     w = pawns & occ_w
     b = pawns & occ_b
     wk = (kings & occ_w).bit_length() - 1
@@ -145,13 +149,13 @@ def prepare(board: chess.Board, board_key: tuple[Any, ...]) -> tuple[Any, ...]:
                 _WHITE_PAWN_ATTACKS[wk] & b or (_BLACK_PAWN_ATTACKS[bk] & w).bit_count() > 1)):
         status = int(board.status())
         if status:
-            return ("illegal", (status,))
+            return (Status.ILLEGAL, (status,))
     return (w, b, wk, bk)
 
 
 def detect_bitboards(
     white_pawns: int, black_pawns: int, white_king: int, black_king: int, color: chess.Color,
-    *, method: str = "paper",
+    *, method: str = DEFAULT_METHOD,
 ) -> Verdict:
     """:func:`detect` on raw bitboards of a legal K+P position (no validation, cached per
     pawn structure): the entry point for searches that already hold bitboards.  Raises
@@ -160,7 +164,7 @@ def detect_bitboards(
         *orient(white_pawns, black_pawns, white_king, black_king, color), bool(color))
 
 
-def is_blocked(w: int, b: int, wk: int, bk: int, color: chess.Color, method: str = "paper"
+def is_blocked(w: int, b: int, wk: int, bk: int, color: chess.Color, method: str = DEFAULT_METHOD
                ) -> bool:
     """``detect_bitboards(...).blocked`` without building a verdict (the search's
     interior-node test, paper 4): see the method's ``is_blocked``.  Raises

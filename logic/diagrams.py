@@ -10,6 +10,7 @@ import chess
 
 from logic.assets import asset_path
 from logic.position import read_epd
+from logic.vocab import DEFAULT_METHOD
 
 __all__ = ["Diagram", "Expectation", "load_diagrams", "get_diagram"]
 
@@ -55,13 +56,14 @@ def load_diagrams(path: Path | None = None) -> list[Diagram]:
     for entry in read_epd(path or asset_path("diagrams.epd")):
         if entry.error is not None:
             raise entry.error
+        assert entry.board is not None, "an entry without an error has a board"
         ops = entry.ops
         out.append(Diagram(
             id=str(ops["id"]),
             fen=entry.board.fen(),
             caption=str(ops.get("c0", "")),
             source=str(ops.get("c1", "")),
-            expect={"paper": Expectation.parse(str(ops.get("c2", "-"))),
+            expect={DEFAULT_METHOD: Expectation.parse(str(ops.get("c2", "-"))),
                     "flood": Expectation.parse(str(ops.get("c3", "-")))},
             result=str(ops.get("c4", "-")),
         ))

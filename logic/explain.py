@@ -16,6 +16,7 @@ import chess
 
 from logic.records import Note
 from logic.registry import METHODS, Method
+from logic.vocab import Status
 
 if TYPE_CHECKING:
     from logic.steps import Recorder
@@ -73,7 +74,7 @@ def note_reason_oriented(rec: Recorder, n: Note, ok: bool, bk: int, method: Meth
 
 
 def _not_applicable(code: str, args: tuple[Any, ...]) -> str:
-    if code == "pieces":
+    if code == Status.PIECES:
         return (f"not applicable: pieces other than kings and pawns on the board "
                 f"({', '.join(args)})")
     return f"not applicable: illegal position ({status_names(args[0])})"
@@ -90,7 +91,7 @@ def verdict_reason(v: Verdict) -> str:
     """Why verdict ``v`` is what it is: one line citing the rule."""
     nm = Names(v.color)
     code, args = v.code, v.args
-    if code in ("pieces", "illegal"):
+    if code in (Status.PIECES, Status.ILLEGAL):
         return _not_applicable(code, args)
     if code == "material":
         return f"{nm.us} has no pawns left (material)"

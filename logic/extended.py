@@ -54,8 +54,8 @@ from logic.bitboards import (
     pawn_attacks,
 )
 from logic.fence import marking
-from logic.paper import PAPER, NoteSeed, classify, paper_note_text, paper_notes
-from logic.records import Boards, Note, Structure
+from logic.paper import PAPER, classify, paper_note_text, paper_notes
+from logic.records import Boards, Note, NoteSeed, StoredNotes, Structure
 from logic.shutin import (
     REGION_LIMIT,
     STATE_LIMIT,
@@ -66,9 +66,10 @@ from logic.shutin import (
 )
 from logic.static import CACHE_LIMIT, StaticMethod
 from logic.steps import Recorder
-from logic.verdict import DeferredVerdict, Verdict
+from logic.verdict import Verdict
+from logic.vocab import Rule, Status
 
-__all__ = ["EXTENDED", "ExtendedMethod", "Rule", "RULES", "region_structure", "kpk_draw",
+__all__ = ["EXTENDED", "ExtendedMethod", "Criterion", "RULES", "region_structure", "kpk_draw",
            "X4_STRUCTURAL", "USED", "kpk_no_promotion", "x1_blocked"]
 
 _ALL = BB_ALL
@@ -76,17 +77,16 @@ _NOT_A = BB_NOT_A
 _NOT_H = BB_NOT_H
 _RANK_1 = chess.BB_RANK_1
 _RANK_8 = chess.BB_RANK_8
-_new = tuple.__new__
 _PAWN_ATTACKS_W = chess.BB_PAWN_ATTACKS[chess.WHITE]
 
 
-class Rule(NamedTuple):
+class Criterion(NamedTuple):
     """A criterion of the extended method: its ``id`` (the verdict's ``rule``), a one-line
     ``statement``, the ``explanation`` of why it should be sound, and ``used``: False for
     a criterion the sweep found wrong at least once against the exact prover (kept here
     with its counterexample, never applied)."""
 
-    id: str
+    id: Rule
     statement: str
     explanation: str
     used: bool = True
@@ -94,9 +94,9 @@ class Rule(NamedTuple):
 
 
 #: the criteria, in the order they are measured (a dropped one is never applied)
-RULES: dict[str, Rule] = {
-    "x1": Rule(
-        "x1",
+RULES: dict[str, Criterion] = {
+    Rule.X1: Criterion(
+        Rule.X1,
         "the lowest fence: the edge of the region White's king reaches from its first rank, "
         "removing only the Black pawns inside it, then the paper's 2.3 and 3.1-3.4",
         "Figure 8 walks the topmost fence and the paper removes every Black pawn below it, "
@@ -111,8 +111,8 @@ RULES: dict[str, Rule] = {
         counterexample="5k2/8/8/8/p1p1p2p/PpPpPppP/1P1P1P2/6K1 w - - 0 1 (Black: 1...g2 and "
                        "White's king, in front of the pawn on g1, must step aside)",
     ),
-    "x2": Rule(
-        "x2",
+    Rule.X2: Criterion(
+        Rule.X2,
         "KPK draw: one pawn against the bare king, a draw by the bitbase whoever moves",
         "With one pawn against the bare king the exact KPK bitbase decides (built by "
         "retrograde analysis and checked against Syzygy on every position); a static "
@@ -124,8 +124,8 @@ RULES: dict[str, Rule] = {
         counterexample="8/8/2P1k3/8/8/8/2K5/8 b - - 0 1 (White: 1...Kd6 2.c7 Kxc7 is a draw, "
                        "but with White to move 1.c7 promotes)",
     ),
-    "x3": Rule(
-        "x3",
+    Rule.X3: Criterion(
+        Rule.X3,
         "KPK, the pawn never promotes: one pawn against the bare king that cannot be forced "
         "to promote, whoever moves",
         "x2's corrected twin. The KPK retrograde analysis is run again with any promotion as "
@@ -133,8 +133,8 @@ RULES: dict[str, Rule] = {
         "strong side cannot force its pawn to the last rank with either side to move, it "
         "never gets more than king and pawn, and a king and a pawn cannot mate.",
     ),
-    "x4": Rule(
-        "x4",
+    Rule.X4: Criterion(
+        Rule.X4,
         "the lowest fence with every dynamic pawn held by the pawns alone: x1 without the "
         "defending king's duties of 3.1 and 3.4",
         "x1's corrected twin: the same region, removal and fence, and the paper's 2.3 and "
@@ -142,8 +142,8 @@ RULES: dict[str, Rule] = {
         "fence, 3.1, or the 3.4 exception): the king then only has to keep a vacant square "
         "beyond a wall White's king cannot cross, and no pawn move can take its place away.",
     ),
-    "x5": Rule(
-        "x5",
+    Rule.X5: Criterion(
+        Rule.X5,
         "the shut-in king: with Black's king marking time between two squares, no position "
         "White's king and pawns can reach captures, promotes or comes near Black's king",
         "A strategy for Black proves it: never move a pawn, never capture, step the king back "
@@ -158,7 +158,7 @@ RULES: dict[str, Rule] = {
     ),
 }
 
-_USE_X2 = RULES["x2"].used
+_USE_X2 = RULES[Rule.X2].used
 #: the criteria the method applies
 USED = tuple(r.id for r in RULES.values() if r.used)
 
@@ -189,8 +189,10 @@ def _crosses(free: int) -> bool:
 
 
 def _no_fence(fixed: int, marked: int, removed: int, region: int) -> Structure:
-    raw = _new(Boards, (fixed, marked, 0, region, removed, region, 0, _ALL))
-    return _new(Structure, ("x4", "no-fence", (), raw, (), _ALL, "", 0))
+    raw = Boards(fixed=fixed, marked=marked, fence=0, below=region, removed=removed, flood=region,
+                 drowned=0, kmask=_ALL)
+    return Structure(fail_rule=Rule.X4, code="no-fence", args=(), boards=raw, notes=(),
+                     kmask=_ALL, used="", guard=0)
 
 
 def region_structure(w: int, b: int, rec: Recorder | None = None, paper_fence: int = 0,
@@ -209,11 +211,11 @@ def region_structure(w: int, b: int, rec: Recorder | None = None, paper_fence: i
         region = _flood(_RANK_1, _ALL & ~marked) if files & 0xFF == 0xFF else _ALL
         if region & _RANK_8:
             if rec is not None:
-                rec.add("x4-region", "x4", "x4: the king's region",
+                rec.add("x4-region", Rule.X4, "x4: the king's region",
                         f"x4: {rec.us}'s king region from its first rank reaches the last "
                         "rank: no wall at all, so no lower fence either.",
                         changed=region & _RANK_8, fixed=fixed, marked=marked, removed=removed,
-                        below=region, facts=(("rule", "x4"), ("holds", False)))
+                        below=region, facts=(("rule", Rule.X4), ("holds", False)))
             return _no_fence(fixed, marked, removed, region)
         gone = bp & region
         if not gone:
@@ -221,12 +223,12 @@ def region_structure(w: int, b: int, rec: Recorder | None = None, paper_fence: i
         removed |= gone
         bp ^= gone
         if rec is not None:
-            rec.add("x4-remove", "x4", "x4: pawns in the region removed",
+            rec.add("x4-remove", Rule.X4, "x4: pawns in the region removed",
                     f"x4: {rec.them} pawn(s) {rec.names(gone)} stand inside {rec.us}'s king "
                     "region, where the king may take them: removed, and the region is "
                     "flooded again.",
                     changed=gone, fixed=fixed, marked=marked, below=region, removed=removed,
-                    removed_now=gone, facts=(("rule", "x4"),))
+                    removed_now=gone, facts=(("rule", Rule.X4),))
         b_att, fixed, marked, files = marking(w, bp)
     fence = king_attacks_setwise(region) & marked
     above = _flood(_RANK_8, _ALL & ~(region | fence))
@@ -235,13 +237,13 @@ def region_structure(w: int, b: int, rec: Recorder | None = None, paper_fence: i
         joined, left = fence & ~paper_fence, paper_fence & ~fence
         diff = "; ".join(f"{rec.names(bb)} {verb} it" for bb, verb in
                          ((left, "left"), (joined, "joined")) if bb)
-        rec.add("x4-region", "x4", "x4: the king's region",
+        rec.add("x4-region", Rule.X4, "x4: the king's region",
                 f"x4: {rec.us}'s king region from its first rank is closed ({region.bit_count()}"
                 f" squares); its edge is the lowest fence: {rec.names(fence)}"
                 + (f" (against the paper's fence: {diff})." if paper_fence and diff else "."),
                 changed=joined | left, fixed=fixed, marked=marked, fence=fence, below=region,
                 removed=removed, joined=joined if paper_fence else 0,
-                left=left if paper_fence else 0, facts=(("rule", "x4"), ("holds", True)))
+                left=left if paper_fence else 0, facts=(("rule", Rule.X4), ("holds", True)))
     rm_att = ((removed >> 9) & _NOT_H) | ((removed >> 7) & _NOT_A)
     if w & rm_att:
         takers = w & rm_att
@@ -249,30 +251,39 @@ def region_structure(w: int, b: int, rec: Recorder | None = None, paper_fence: i
         hit = _PAWN_ATTACKS_W[p] & removed
         t = (hit & -hit).bit_length() - 1
         if rec is not None:
-            rec.add("x4-capture", "x4", "x4: a pawn can capture",
+            rec.add("x4-capture", Rule.X4, "x4: a pawn can capture",
                     f"{rec.name(p)} can take {rec.name(t)}: the structure changes, no blockage "
                     f"(x4, as paper 3).", changed=(1 << p) | (1 << t), square=p, fence=fence,
                     below=region, removed=removed)
-        raw = _new(Boards, (fixed, marked, fence, region, removed, region, 0, _ALL))
-        return _new(Structure, ("x4", "capture", (p, t), raw, (), _ALL, "", 0))
+        raw = Boards(fixed=fixed, marked=marked, fence=fence, below=region, removed=removed,
+                     flood=region, drowned=0, kmask=_ALL)
+        return Structure(fail_rule=Rule.X4, code="capture", args=(p, t), boards=raw, notes=(),
+                         kmask=_ALL, used="", guard=0)
     guard = w | b | ((w << 7) & _NOT_H) | ((w << 9) & _NOT_A)  # kings.pawn_guard
     if not w & ~fixed:
-        raw = _new(Boards, (fixed, marked, fence, region, removed, region, 0, _ALL))
-        return _new(Structure, (None, "", (), raw, (), _ALL, "x4", guard))
-    fail, _f32, kmask, _used, *_ = classify(w, bp, fixed, b_att, fence, sf)
-    raw = _new(Boards, (fixed, marked, fence, region, removed, region, 0, kmask))
-    seed = _new(NoteSeed, (w, bp, fixed, b_att, fence, sf))
+        raw = Boards(fixed=fixed, marked=marked, fence=fence, below=region, removed=removed,
+                     flood=region, drowned=0, kmask=_ALL)
+        return Structure(fail_rule=None, code="", args=(), boards=raw, notes=(), kmask=_ALL,
+                         used=Rule.X4, guard=guard)
+    c = classify(w, bp, fixed, b_att, fence, sf)
+    fail, kmask = c.fail, c.kmask
+    raw = Boards(fixed=fixed, marked=marked, fence=fence, below=region, removed=removed,
+                 flood=region, drowned=0, kmask=kmask)
+    seed = NoteSeed(w=w, bp=bp, fixed=fixed, b_att=b_att, fence=fence, sf=sf)
     if strict and fail < 0 and kmask != _ALL:
         if rec is not None:
-            rec.add("x4-king-needed", "x4", "x4: a pawn needs the king",
+            rec.add("x4-king-needed", Rule.X4, "x4: a pawn needs the king",
                     f"x4: a dynamic {rec.us} pawn is held only by {rec.them}'s king (3.1 or "
                     "3.4): on a lower fence the king may be pushed aside by zugzwang, so x4 "
                     "does not apply.", changed=kmask ^ _ALL if kmask else 0, fence=fence,
-                    below=region, facts=(("rule", "x4"), ("holds", False)))
-        return _new(Structure, ("x4", "king-needed", (), raw, seed, kmask, "", guard))
+                    below=region, facts=(("rule", Rule.X4), ("holds", False)))
+        return Structure(fail_rule=Rule.X4, code="king-needed", args=(), boards=raw, notes=seed,
+                         kmask=kmask, used="", guard=guard)
     if fail >= 0:
-        return _new(Structure, ("x4", "pawn", (fail,), raw, seed, kmask, "x4", guard))
-    return _new(Structure, (None, "", (), raw, seed, kmask, "x4", guard))
+        return Structure(fail_rule=Rule.X4, code="pawn", args=(fail,), boards=raw, notes=seed,
+                         kmask=kmask, used=Rule.X4, guard=guard)
+    return Structure(fail_rule=None, code="", args=(), boards=raw, notes=seed, kmask=kmask,
+                     used=Rule.X4, guard=guard)
 
 
 def kpk_draw(w: int, b: int, wk: int, bk: int) -> bool:
@@ -309,7 +320,7 @@ def x1_blocked(w: int, b: int, wk: int, bk: int) -> bool:
     """The dropped x1 on an oriented position (the sweep measures it): the lowest fence
     with the paper's rules, the defending king's duties (3.1, 3.4) included."""
     st = region_structure(w, b, strict=False)
-    return st[0] is None and _x4_decide(st, wk, bk)[0]
+    return st.fail_rule is None and _x4_decide(st, wk, bk)[0]
 
 
 class _RegionRule(StaticMethod):
@@ -317,18 +328,34 @@ class _RegionRule(StaticMethod):
     kings and pawns, with the section "x4"."""
 
     name = "extended"
-    king_section = "x4"
+    king_section = Rule.X4
     structural = X4_STRUCTURAL
 
     def structure(self, w: int, b: int, rec: Recorder | None = None) -> Structure:
         return region_structure(w, b, rec)
 
-    def notes(self, stored: Any) -> tuple[Note, ...]:
-        return paper_notes(stored) if type(stored) is NoteSeed else stored
+    def notes(self, stored: StoredNotes) -> tuple[Note, ...]:
+        return paper_notes(stored) if isinstance(stored, NoteSeed) else stored
 
     def note_text(self, name: Any, note: Note, ok: bool, bk: int) -> str | None:
         return paper_note_text(name, note, ok)
 
+
+class SearchEntry(NamedTuple):
+    """The search cache's entry for a pawn structure and a colour (oriented squares):
+    the paper's structure and x4's (None where it fails whatever the kings), the KPK
+    pawn's square (-1: not KPK) and the squares where White's king can be shut in (x5,
+    :func:`~logic.shutin.shut_in_squares`; 0: nowhere)."""
+
+    paper: Structure | None
+    x4: Structure | None
+    kpk_pawn: int
+    x5: int
+
+
+#: an entry of the search cache: a :class:`SearchEntry`; only the x5 squares (an ``int``)
+#: when nothing else can hold; ``_HOPELESS`` or ``_MATERIAL``
+_Entry = SearchEntry | int | tuple[str]
 
 _X4 = _RegionRule()
 _x4_decide = _X4.decide
@@ -342,7 +369,7 @@ class ExtendedMethod(StaticMethod):
     name = "extended"
     label = "extended (paper + x3-x5)"
     title = "David, Felner & Netanyahu (2004) plus criteria checked against the exact prover"
-    king_section = "paper 2.3"
+    king_section = Rule.PAPER_2_3
     region = "below"
     structural = PAPER.structural
     rules = RULES
@@ -355,6 +382,8 @@ class ExtendedMethod(StaticMethod):
         self.regions: dict[tuple[int, int], Structure | None] = {}
         #: (w, b, wk, bk) oriented -> x5's outcome, where its scope tests pass
         self.boxes: dict[tuple[int, int, int, int], ShutIn] = {}
+        #: the search's cache: (w, b, colour) unoriented -> what :meth:`_entry` says
+        self.entries: dict[tuple[int, int, bool], _Entry] = {}
 
     # -- the untraced verdicts -----------------------------------------------------
     def structure(self, w: int, b: int, rec: Recorder | None = None) -> Structure:
@@ -373,7 +402,7 @@ class ExtendedMethod(StaticMethod):
             st = None  # no wall at all (nothing removed): the usual miss, kept small
         else:
             st = region_structure(w, b)
-            if st[0] is not None and st[1] == "no-fence" and not st[3][4]:
+            if st.fail_rule is not None and st.code == "no-fence" and not st.boards.removed:
                 st = None
         if len(self.regions) >= CACHE_LIMIT:
             self.regions.clear()
@@ -386,16 +415,15 @@ class ExtendedMethod(StaticMethod):
         False: the caller knows that a pawn attacks an enemy pawn, so x5 cannot apply)."""
         if not b:
             if _USE_X2 and kpk_draw(w, b, wk, bk):
-                return _new(Verdict, (color, "extended", True, "x2", "ok", "kpk-draw",
-                                      (w.bit_length() - 1,), _KPK_RAW, (), (wk, bk), (), None))
+                return _blocked(color, Rule.X2, "kpk-draw", (w.bit_length() - 1,), _KPK_RAW,
+                                (), (wk, bk))
             if kpk_no_promotion(w, b, wk, bk):
-                return _new(Verdict, (color, "extended", True, "x3", "ok", "kpk-stopped",
-                                      (w.bit_length() - 1,), _KPK_RAW, (), (wk, bk), (), None))
+                return _blocked(color, Rule.X3, "kpk-stopped", (w.bit_length() - 1,), _KPK_RAW,
+                                (), (wk, bk))
             return None
         st = self.region_of(w, b)
-        if st is not None and st[0] is None and _x4_decide(st, wk, bk)[0]:
-            return _new(Verdict, (color, "extended", True, "x4", "ok", "blocked", (), st[3],
-                                  st[4], (wk, bk), (), None))
+        if st is not None and st.fail_rule is None and _x4_decide(st, wk, bk)[0]:
+            return _blocked(color, Rule.X4, "blocked", (), st.boards, st.notes, (wk, bk))
         return self.x5(w, b, wk, bk, color) if x5 else None
 
     def shut_in(self, w: int, b: int, wk: int, bk: int, region: int = 0) -> ShutIn:
@@ -423,9 +451,9 @@ class ExtendedMethod(StaticMethod):
         if not r.holds:
             return None
         walls = king_attacks_setwise(r.kings) & ~r.kings
-        raw = _new(Boards, (marking(w, b)[1], b_att, walls, r.kings, 0, r.kings, 0, r.tempo))
-        return _new(Verdict, (color, "extended", True, "x5", "ok", "shut-in", (r.states,), raw,
-                              (), (wk, bk), (), None))
+        raw = Boards(fixed=marking(w, b)[1], marked=b_att, fence=walls, below=r.kings,
+                     removed=0, flood=r.kings, drowned=0, kmask=r.tempo)
+        return _blocked(color, Rule.X5, "shut-in", (r.states,), raw, (), (wk, bk))
 
     def x5_unoriented(self, w: int, b: int, wk: int, bk: int, color: bool) -> Verdict | None:
         """:meth:`x5` for ``color`` on the board's own bitboards, the king-region scope test
@@ -448,7 +476,7 @@ class ExtendedMethod(StaticMethod):
         return self._extend(pv, w, b, wk, bk, color)
 
     def _extend(self, pv: Verdict, w: int, b: int, wk: int, bk: int, color: bool) -> Verdict:
-        if type(pv) is DeferredVerdict:
+        if pv.is_deferred:
             # the paper's cannot_hold: its conditions (a king on the wrong side of every
             # marked square of its file, a lever whose attacker is never removed) rule out
             # x4's fence too, which also lies in the marked squares and only loses marked
@@ -457,9 +485,8 @@ class ExtendedMethod(StaticMethod):
             x = self.x5(w, b, wk, bk, color)
             if x is not None:
                 return x
-            return _new(DeferredVerdict, (color, "extended", False, [w, b, wk, bk], "ok", None,
-                                          None, None, None, (wk, bk), (), None))
-        if not tuple.__getitem__(pv, 2):
+            return Verdict.deferred(color, "extended", (w, b, wk, bk))
+        if not pv.blocked:
             x = self.extra(w, b, wk, bk, color)
             if x is not None:
                 return x
@@ -479,11 +506,13 @@ class ExtendedMethod(StaticMethod):
         """One side of :meth:`pair`: ``pv`` is the paper's verdict, already named
         "extended" (:meth:`~logic.paper.PaperMethod.labelled_pair`), kept unless a
         criterion proves a blockage the paper does not."""
-        if type(pv) is DeferredVerdict:  # see _extend; the memo is the oriented position
+        if pv.is_deferred:  # see _extend
             x = self.x5_unoriented(w, b, wk, bk, color) if x5 else None
             return pv if x is None else x
-        if not tuple.__getitem__(pv, 2):
-            raw = tuple.__getitem__(pv, 7)
+        if not pv.blocked:
+            # the detector's hot path: the fast pair may store a plain tuple of boards
+            # (marked squares at 1, removed pawns at 4, the order of logic.records.Boards)
+            raw = pv.raw
             # x4 needs a marked square on every file of the first marking (removal only
             # takes marked squares away, so the paper's marking says it when it removed
             # nothing); x3 needs no pawn of the defender
@@ -501,22 +530,24 @@ class ExtendedMethod(StaticMethod):
         """The search's interior-node test: the paper's structure, x4's and the squares
         where x5 can shut a king in, cached together per pawn structure and colour (one
         lookup a node), then the kings (x5's walk only for a king inside such a box)."""
-        e = self.sides.get((w, b, color))
+        e = self.entries.get((w, b, color))
         if e is None:
             e = self._entry(w, b, bool(color))
         if e is _HOPELESS:
             return False
         if e is _MATERIAL:
             return True
-        if e.__class__ is int:  # only x5 can hold: the squares where a king is shut in
+        if isinstance(e, int):  # only x5 can hold: the squares where a king is shut in
             return (e >> (wk if color else bk ^ 0x38) & 1 == 1
                     and self.x5_unoriented(w, b, wk, bk, color) is not None)
-        pst, xst, kpk_pawn, x5 = e
+        assert isinstance(e, SearchEntry)
+        pst, xst, kpk_pawn, x5 = e  # the search's interior-node test: one positional unpack
         owk, obk = (wk, bk) if color else (bk ^ 0x38, wk ^ 0x38)
         # each decide only where White's king stands below its fence (its first test)
-        if pst is not None and pst[3][3] >> owk & 1 and _paper_decide(pst, owk, obk)[0]:
+        if (pst is not None and pst.boards.below >> owk & 1
+                and _paper_decide(pst, owk, obk)[0]):
             return True
-        if xst is not None and xst[3][3] >> owk & 1 and _x4_decide(xst, owk, obk)[0]:
+        if xst is not None and xst.boards.below >> owk & 1 and _x4_decide(xst, owk, obk)[0]:
             return True
         if kpk_pawn >= 0:
             return ((_USE_X2 and kpk_draw(1 << kpk_pawn, 0, owk, obk))
@@ -524,7 +555,7 @@ class ExtendedMethod(StaticMethod):
         # x5: the structure's closed boxes, then the king's own region and the search
         return x5 >> owk & 1 == 1 and self.x5_unoriented(w, b, wk, bk, color) is not None
 
-    def _entry(self, w: int, b: int, color: bool) -> Any:
+    def _entry(self, w: int, b: int, color: bool) -> _Entry:
         """The search cache's entry for the unoriented pawns and a colour: the paper's
         structure (None if it fails whatever the kings), x4's (likewise), the KPK
         pawn's oriented square (-1: not KPK) and the oriented squares where White's king
@@ -533,11 +564,12 @@ class ExtendedMethod(StaticMethod):
         can hold at all,
         :data:`_MATERIAL` when the side has no pawns."""
         ow, ob = (w, b) if color else (chess.flip_vertical(b), chess.flip_vertical(w))
+        e: _Entry
         if not ow:
-            e: Any = _MATERIAL
+            e = _MATERIAL
         else:
             pst = PAPER.cached_structure(ow, ob)
-            marked, removed = pst[3][1], pst[3][4]
+            marked, removed = pst.boards.marked, pst.boards.removed
             m = marked | marked >> 32
             m |= m >> 16
             # x4 needs a marked square on every file (the paper's marking is the first
@@ -548,13 +580,16 @@ class ExtendedMethod(StaticMethod):
             # in a closed box (the oriented squares where that can be)
             ob_att = pawn_attacks(ob, chess.BLACK)
             x5 = shut_in_squares(ow, ob_att, ob) if ob and not ow & ob_att else 0
-            e = (pst if pst[0] is None else None, xst if xst is not None and xst[0] is None
-                 else None, kpk_pawn, x5)
-            if e[:3] == (None, None, -1):
+            entry = SearchEntry(paper=pst if pst.fail_rule is None else None,
+                                x4=xst if xst is not None and xst.fail_rule is None else None,
+                                kpk_pawn=kpk_pawn, x5=x5)
+            if entry.paper is None and entry.x4 is None and kpk_pawn < 0:
                 e = x5 or _HOPELESS
-        if len(self.sides) >= CACHE_LIMIT:
-            self.sides.clear()
-        self.sides[(w, b, color)] = e
+            else:
+                e = entry
+        if len(self.entries) >= CACHE_LIMIT:
+            self.entries.clear()
+        self.entries[(w, b, color)] = e
         return e
 
     # -- the trace -----------------------------------------------------------------
@@ -583,9 +618,9 @@ class ExtendedMethod(StaticMethod):
         if not b and not w & (w - 1):
             return self._trace_kpk(w, b, wk, bk, color, rec)
         if marking(w, b)[3] & 0xFF != 0xFF:
-            rec.add("x4-region", "x4", "x4: the king's region",
+            rec.add("x4-region", Rule.X4, "x4: the king's region",
                     "x4: a file without a marked square: no wall at all, so no lower fence.",
-                    facts=(("rule", "x4"), ("holds", False)))
+                    facts=(("rule", Rule.X4), ("holds", False)))
         else:
             x = self._trace_x4(w, b, wk, bk, color, rec, pv)
             if x is not None:
@@ -614,19 +649,19 @@ class ExtendedMethod(StaticMethod):
         r = shut_in(w, b, wk, bk)
         b_att = pawn_attacks(b, chess.BLACK)
         us, them = rec.us, rec.them
-        facts = (("rule", "x5"), ("holds", r.holds), ("code", r.code), ("states", r.states))
+        facts = (("rule", Rule.X5), ("holds", r.holds), ("code", r.code), ("states", r.states))
         if r.code in ("lever", "open"):
             text = (f"{us}'s pawn on {rec.name(r.square)} attacks a {them} pawn: the pawns "
                     "can change, so x5 does not apply." if r.code == "lever" else
                     f"{us}'s king is not shut in: its region reaches a {them} pawn or "
                     f"{them}'s king, or has more than {REGION_LIMIT} squares.")
-            rec.add("x5-region", "x5", "x5: the king's box", text,
+            rec.add("x5-region", Rule.X5, "x5: the king's box", text,
                     changed=(1 << r.square) if r.square >= 0 else 0, marked=b_att,
                     facts=facts)
             return None
         n = r.region.bit_count()
         on = rec.names(r.region) if n <= 4 else f"{n} squares"
-        rec.add("x5-region", "x5", "x5: the king's box",
+        rec.add("x5-region", Rule.X5, "x5: the king's box",
                 f"{us}'s king is shut in ({on}) by {them}'s pawn attacks and its own pawns; "
                 f"{them} now only marks time with its king.",
                 changed=r.region, marked=b_att, below=r.region, facts=facts)
@@ -641,17 +676,17 @@ class ExtendedMethod(StaticMethod):
         }
         moved = r.pawns & ~w
         if not r.holds:
-            rec.add("x5-search", "x5", "x5: every position",
+            rec.add("x5-search", Rule.X5, "x5: every position",
                     f"{failed[r.code]} ({r.states:,} positions explored): x5 does not "
                     "apply.",
                     changed=(1 << r.square) if r.square >= 0 else moved, marked=b_att,
                     below=r.kings, facts=facts)
             return None
-        rec.add("x5-search", "x5", "x5: every position",
+        rec.add("x5-search", Rule.X5, "x5: every position",
                 f"While {them} marks time, {us} reaches {r.states:,} positions (king and "
                 "pawns); in none can it capture or promote.",
                 changed=moved | r.kings, marked=b_att, below=r.kings, facts=facts)
-        rec.add("x5-tempo", "x5", "x5: marking time",
+        rec.add("x5-tempo", Rule.X5, "x5: marking time",
                 f"{them}'s king steps between "
                 + " and ".join(rec.name(sq) for sq in chess.scan_forward(r.tempo))
                 + f" for ever, out of {us}'s reach: {us} cannot win, whoever moves.",
@@ -663,26 +698,26 @@ class ExtendedMethod(StaticMethod):
         p = w.bit_length() - 1
         if _USE_X2:
             draw = kpk_draw(w, b, wk, bk)
-            rec.add("x2-kpk", "x2", "x2: KPK",
+            rec.add("x2-kpk", Rule.X2, "x2: KPK",
                     f"x2: one {rec.us} pawn ({rec.name(p)}) against the bare king; the KPK "
                     "bitbase gives " + ("a draw whoever moves: blockage." if draw else
                                         "a win with at least one side to move."),
-                    changed=1 << p, square=p, facts=(("rule", "x2"), ("holds", draw),
-                                                     ("statement", RULES["x2"].statement)))
+                    changed=1 << p, square=p, facts=(("rule", Rule.X2), ("holds", draw),
+                                                     ("statement", RULES[Rule.X2].statement)))
         stopped = kpk_no_promotion(w, b, wk, bk)
-        rec.add("x3-kpk", "x3", "x3: KPK promotion",
+        rec.add("x3-kpk", Rule.X3, "x3: KPK promotion",
                 f"x3: one {rec.us} pawn ({rec.name(p)}) against the bare king; the promotion "
                 "table says " + (f"{rec.us} cannot force it to promote, whoever moves: "
                                  "blockage." if stopped else
                                  f"{rec.us} can force it to promote with at least one side "
                                  "to move."),
-                changed=1 << p, square=p, facts=(("rule", "x3"), ("holds", stopped),
-                                                 ("statement", RULES["x3"].statement)))
+                changed=1 << p, square=p, facts=(("rule", Rule.X3), ("holds", stopped),
+                                                 ("statement", RULES[Rule.X3].statement)))
         return self.extra(w, b, wk, bk, color)
 
     # -- words ---------------------------------------------------------------------
-    def notes(self, stored: Any) -> tuple[Note, ...]:
-        return paper_notes(stored) if type(stored) is NoteSeed else stored
+    def notes(self, stored: StoredNotes) -> tuple[Note, ...]:
+        return paper_notes(stored) if isinstance(stored, NoteSeed) else stored
 
     def reason(self, v: Verdict, name: Any) -> str | None:
         if v.code == "shut-in":
@@ -716,6 +751,7 @@ class ExtendedMethod(StaticMethod):
         super().clear_cache()
         self.regions.clear()
         self.boxes.clear()
+        self.entries.clear()
 
     def cache_info(self) -> dict[str, int]:
         return {"structures": len(self.regions), "verdicts": 2 * len(self.boards),
@@ -732,11 +768,15 @@ _paper_decide = PAPER.decide
 
 def _relabel(pv: Verdict) -> Verdict:
     """The paper's verdict ``pv`` as an extended verdict (every field but ``method``)."""
-    return _new(Verdict, (tuple.__getitem__(pv, 0), "extended")
-                + tuple.__getitem__(pv, _AFTER_METHOD))
+    return pv._replace(method="extended")
 
 
-_AFTER_METHOD = slice(2, None)
+def _blocked(color: bool, rule: Rule, code: str, args: tuple[Any, ...],
+             raw: Boards | tuple[int, ...], notes: StoredNotes, kings: tuple[int, int]
+             ) -> Verdict:
+    """An extended verdict proving a blockage by the criterion ``rule``."""
+    return Verdict(color=color, method="extended", blocked=True, rule=rule, status=Status.OK,
+                   code=code, args=args, raw=raw, notes=notes, kings=kings)
 
 
 EXTENDED = ExtendedMethod()

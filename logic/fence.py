@@ -319,12 +319,12 @@ def dfs_fence(marked: int, rec: Recorder | None = None) -> int:
     return 0
 
 
-_SPREAD = [sum(1 << (8 * r) for r in range(8) if b >> r & 1) for b in range(256)]
+_RANKS_OF = [sum(1 << (8 * r) for r in range(8) if byte >> r & 1) for byte in range(256)]
 
 
 def _spread(run: int, f: int) -> int:
     """The bitboard of file ``f`` whose ranks are the bits of byte ``run``."""
-    return _SPREAD[run] << f
+    return _RANKS_OF[run] << f
 
 
 class _Walk:

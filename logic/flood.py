@@ -21,6 +21,7 @@ from logic.kings import pawn_guard
 from logic.records import Boards, Note, Structure
 from logic.static import StaticMethod
 from logic.steps import Recorder
+from logic.vocab import NoteCategory, Rule
 
 __all__ = ["FLOOD", "FloodMethod", "FloodResult", "ram_fence", "king_flood", "flood_structure"]
 
@@ -28,7 +29,6 @@ _ALL = BB_ALL
 _NOT_A = BB_NOT_A
 _NOT_H = BB_NOT_H
 _WHITE_PAWN_ATTACKS = chess.BB_PAWN_ATTACKS[chess.WHITE]
-_new = tuple.__new__
 _NORTH_SPAN = NORTH_SPAN
 
 
@@ -70,7 +70,7 @@ def king_flood(w: int, b: int, rec: Recorder | None = None) -> FloodResult:
     if not fence:
         if rec is not None:
             rec.add(
-                "flood-rams", "wiki flood", "ram fence",
+                "flood-rams", Rule.WIKI_FLOOD, "ram fence",
                 f"Fewer than three rams ({rec.us} pawns blocked by {rec.them} pawns): "
                 f"no ram fence.{rec.view_note}",
                 rams=w & (b >> 8),
@@ -78,7 +78,7 @@ def king_flood(w: int, b: int, rec: Recorder | None = None) -> FloodResult:
         return FloodResult(False, 0, 0, 0, "rams")
     if rec is not None:
         rec.add(
-            "flood-fence", "wiki flood", "ram fence",
+            "flood-fence", Rule.WIKI_FLOOD, "ram fence",
             f"Ram fence: rams {rec.names(w & (b >> 8))}, the {rec.us} pawns blocked behind "
             f"them, and every square a {rec.them} pawn attacks.{rec.view_note}",
             changed=fence, fence=fence, rams=w & (b >> 8),
@@ -91,7 +91,7 @@ def king_flood(w: int, b: int, rec: Recorder | None = None) -> FloodResult:
     cycles = 0
     if rec is not None:
         rec.add(
-            "flood-start", "wiki flood", "flood cycle 0",
+            "flood-start", Rule.WIKI_FLOOD, "flood cycle 0",
             f"The {rec.us} king's flood starts on its first rank and below the fence's "
             f"lowest square {rec.name(low.bit_length() - 1)}.",
             changed=flood, fence=fence, flood=flood, above=above,
@@ -102,7 +102,7 @@ def king_flood(w: int, b: int, rec: Recorder | None = None) -> FloodResult:
         if flood == before:
             if rec is not None:
                 rec.add(
-                    "flood-stop", "wiki flood", "flood stopped",
+                    "flood-stop", Rule.WIKI_FLOOD, "flood stopped",
                     "The flood does not grow any more: the fence holds.",
                     fence=fence, flood=flood, above=above, drowned=drowned,
                 )
@@ -110,7 +110,7 @@ def king_flood(w: int, b: int, rec: Recorder | None = None) -> FloodResult:
         cycles += 1
         if rec is not None:
             rec.add(
-                "flood-cycle", "wiki flood", f"flood cycle {cycles}",
+                "flood-cycle", Rule.WIKI_FLOOD, f"flood cycle {cycles}",
                 f"Flood cycle {cycles}: the king region grows by one step "
                 f"({(flood & ~before).bit_count()} new squares).",
                 changed=flood & ~before, fence=fence, flood=flood, above=above,
@@ -119,7 +119,7 @@ def king_flood(w: int, b: int, rec: Recorder | None = None) -> FloodResult:
         if flood & above:
             if rec is not None:
                 rec.add(
-                    "flood-breakthrough", "wiki flood", "breakthrough",
+                    "flood-breakthrough", Rule.WIKI_FLOOD, "breakthrough",
                     f"The flood reaches {rec.names(flood & above)}, above the fence: "
                     "the fence is penetrable.",
                     changed=flood & above, fence=fence, flood=flood, above=above,
@@ -134,7 +134,8 @@ def king_flood(w: int, b: int, rec: Recorder | None = None) -> FloodResult:
             if rec is not None:
                 joined, left = fence & ~old, old & ~fence
                 rec.add(
-                    "flood-drown", "wiki flood", f"fence recomputed after {rec.names(hit)} drowned",
+                    "flood-drown", Rule.WIKI_FLOOD,
+                    f"fence recomputed after {rec.names(hit)} drowned",
                     f"The flood reaches undefended {rec.them} pawn(s) {rec.names(hit)}: "
                     "they are captured and the ram fence is recomputed: "
                     + ("it comes out unchanged." if fence == old else
@@ -153,9 +154,11 @@ def flood_structure(w: int, b: int, rec: Recorder | None = None) -> Structure:
     res = king_flood(w, b, rec)
     fence, flood, drowned = res.fence, res.flood, res.drowned
     if not res.closed:
-        raw = _new(Boards, (0, fence, fence, flood, 0, flood, drowned, _ALL))
+        raw = Boards(fixed=0, marked=fence, fence=fence, below=flood, removed=0, flood=flood,
+                     drowned=drowned, kmask=_ALL)
         code = "flood-rams" if res.why == "rams" else "flood-breakthrough"
-        return _new(Structure, ("wiki flood", code, (), raw, (), _ALL, "", 0))
+        return Structure(fail_rule=Rule.WIKI_FLOOD, code=code, args=(), boards=raw, notes=(),
+                         kmask=_ALL, used="", guard=0)
     bf = b & ~drowned
     b_att = black_pawn_attacks(bf)
     chain = w & fence
@@ -168,16 +171,19 @@ def flood_structure(w: int, b: int, rec: Recorder | None = None) -> Structure:
         t = (hit & -hit).bit_length() - 1
         if rec is not None:
             rec.add(
-                "capture", "wiki dynamic", "a pawn can capture",
+                "capture", Rule.WIKI_DYNAMIC, "a pawn can capture",
                 f"{rec.name(p)} can take {rec.name(t)} (a {rec.them} pawn the flood drowned): "
                 "the structure changes, no blockage (the wiki counts only non-lever pawns).",
                 changed=(1 << p) | (1 << t), square=p, fence=fence, flood=flood,
                 drowned=drowned,
             )
-        raw = _new(Boards, (chain, fence, fence, flood, 0, flood, drowned, _ALL))
-        return _new(Structure, ("wiki dynamic", "capture", (p, t), raw, (), _ALL, "", 0))
-    notes: list[Note] = [Note(p, "fence-lever", False, "wiki dynamic", "chain-lever", None,
-                              None) for p in chess.scan_forward(chain & b_att)]
+        raw = Boards(fixed=chain, marked=fence, fence=fence, below=flood, removed=0, flood=flood,
+                     drowned=drowned, kmask=_ALL)
+        return Structure(fail_rule=Rule.WIKI_DYNAMIC, code="capture", args=(p, t), boards=raw,
+                         notes=(), kmask=_ALL, used="", guard=0)
+    notes: list[Note] = [Note(square=p, category=NoteCategory.FENCE_LEVER, ok=False,
+                              rule=Rule.WIKI_DYNAMIC, code="chain-lever", target=None, kmask=None)
+                         for p in chess.scan_forward(chain & b_att)]
     kmask = _ALL
     for p in chess.scan_forward(w & ~fence):
         if flood >> p & 1:  # below: must not lever and must end up rammed
@@ -186,18 +192,22 @@ def flood_structure(w: int, b: int, rec: Recorder | None = None) -> Structure:
             span = _NORTH_SPAN[p]
             guard = span | ((span << 1) & _NOT_A & _ALL) | ((span >> 1) & _NOT_H)
             if bf & guard:
-                notes.append(Note(p, "above", False, "wiki dynamic", "above-not-passed", None,
-                                  None))
+                notes.append(Note(square=p, category=NoteCategory.ABOVE, ok=False,
+                                  rule=Rule.WIKI_DYNAMIC, code="above-not-passed", target=None,
+                                  kmask=None))
             else:
                 kmask &= span
-                notes.append(Note(p, "above", True, "wiki dynamic", "above", None, span))
+                notes.append(Note(square=p, category=NoteCategory.ABOVE, ok=True,
+                                  rule=Rule.WIKI_DYNAMIC, code="above", target=None, kmask=span))
     fail = next((note for note in notes if not note.ok), None)
-    raw = _new(Boards, (chain, fence, fence, flood, 0, flood, drowned, kmask))
-    used = "wiki dynamic" if notes else "wiki flood"
+    raw = Boards(fixed=chain, marked=fence, fence=fence, below=flood, removed=0, flood=flood,
+                 drowned=drowned, kmask=kmask)
+    used = Rule.WIKI_DYNAMIC if notes else Rule.WIKI_FLOOD
     if fail is not None:
-        return _new(Structure, (fail.rule, "pawn", (fail.square,), raw, tuple(notes), kmask,
-                                used, pawn_guard(w, b)))
-    return _new(Structure, (None, "", (), raw, tuple(notes), kmask, used, pawn_guard(w, b)))
+        return Structure(fail_rule=fail.rule, code="pawn", args=(fail.square,), boards=raw,
+                         notes=tuple(notes), kmask=kmask, used=used, guard=pawn_guard(w, b))
+    return Structure(fail_rule=None, code="", args=(), boards=raw, notes=tuple(notes),
+                     kmask=kmask, used=used, guard=pawn_guard(w, b))
 
 
 def _below_note(p: int, bf: int, b_att: int, chain: int) -> Note:
@@ -205,15 +215,21 @@ def _below_note(p: int, bf: int, b_att: int, chain: int) -> Note:
     lever, and walking up its file it must end rammed by a black pawn or stopped by an own
     fence pawn before it meets a square a black pawn attacks."""
     if b_att >> p & 1:
-        return Note(p, "below", False, "wiki dynamic", "lever", p, None)
+        return _below(p, False, "lever", p)
     for s in range(p + 8, 64, 8):
         if bf >> s & 1:
-            return Note(p, "below", True, "wiki dynamic", "ram", s, None)
+            return _below(p, True, "ram", s)
         if b_att >> s & 1:
-            return Note(p, "below", False, "wiki dynamic", "engage", s, None)
+            return _below(p, False, "engage", s)
         if chain >> s & 1:
-            return Note(p, "below", True, "wiki dynamic", "own", s, None)
-    return Note(p, "below", False, "wiki dynamic", "runs", None, None)
+            return _below(p, True, "own", s)
+    return _below(p, False, "runs", None)
+
+
+def _below(p: int, ok: bool, code: str, target: int | None) -> Note:
+    """The note of a dynamic pawn below the fence (wiki)."""
+    return Note(square=p, category=NoteCategory.BELOW, ok=ok, rule=Rule.WIKI_DYNAMIC, code=code,
+                target=target, kmask=None)
 
 
 class FloodMethod(StaticMethod):
@@ -223,7 +239,7 @@ class FloodMethod(StaticMethod):
     name = "flood"
     label = "wiki flood"
     title = "Chessprogramming wiki, Blockage Detection: forms_fence4white"
-    king_section = "wiki flood"
+    king_section = Rule.WIKI_FLOOD
     region = "flood"
     structural = frozenset(("capture", "flood-rams", "flood-breakthrough"))
 

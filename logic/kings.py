@@ -16,7 +16,8 @@ from typing import Any
 import chess
 
 from logic.bitboards import BB_NOT_A, BB_NOT_H
-from logic.records import Note, Structure
+from logic.records import Note, StoredNotes, Structure
+from logic.vocab import Rule
 
 __all__ = ["decide", "make_decide", "pawn_guard", "Decision"]
 
@@ -33,7 +34,7 @@ def pawn_guard(w: int, b: int) -> int:
 
 
 def decide(st: Structure, wk: int, bk: int, king_section: str, structural: Container[str],
-           notes: Callable[[Any], tuple[Note, ...]]) -> Decision:
+           notes: Callable[[StoredNotes], tuple[Note, ...]]) -> Decision:
     """``(blocked, rule, code, args)`` from a structure analysis and the kings (oriented
     squares of a legal position: the kings are never adjacent).  ``structural`` holds
     the codes that end the analysis before the kings are looked at, ``notes`` decodes
@@ -42,27 +43,29 @@ def decide(st: Structure, wk: int, bk: int, king_section: str, structural: Conta
 
 
 def make_decide(king_section: str, structural: Container[str],
-                notes: Callable[[Any], tuple[Note, ...]]) -> Callable[[Structure, int, int],
+                notes: Callable[[StoredNotes], tuple[Note, ...]]) -> Callable[[Structure, int, int],
                                                                  Decision]:
     """:func:`decide` with a method's parameters bound: ``decide(st, wk, bk)`` (a closure,
     one call level fewer than a bound method on the detector's hot path)."""
 
     def bound(st: Structure, wk: int, bk: int) -> Decision:
+        # the detector's hot path: one positional unpack of the structure
         fail_rule, code, args, boards, stored, kmask, used, guard = st
         if code in structural:
+            assert fail_rule is not None, "a structural failure names its rule"
             return False, fail_rule, code, args
-        below = boards[3]
+        below = boards.below
         if not below >> wk & 1:
             return False, king_section, "king-not-below", (wk,)
         if below >> bk & 1:
             return False, king_section, "defender-below", (bk,)
         if not _KING[bk] & ~(guard | _KING[wk]):
-            return False, "paper 2.3", "zugzwang", (bk,)
+            return False, Rule.PAPER_2_3, "zugzwang", (bk,)
         if fail_rule is not None:
             return False, fail_rule, code, args
         if not kmask >> bk & 1:
-            first = next(n for n in notes(stored) if n[6] is not None and not n[6] >> bk & 1)
-            return False, first[3], "pawn", (first[0],)
+            first = next(n for n in notes(stored) if n.kmask is not None and not n.kmask >> bk & 1)
+            return False, first.rule, "pawn", (first.square,)
         return True, used, "blocked", ()
 
     return bound

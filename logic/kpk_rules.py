@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import chess
 
@@ -244,7 +245,8 @@ def positions() -> Iterator[tuple[bool, int, int, int]]:
 def measure(rules: tuple[Rule, ...]) -> list[dict[str, object]]:
     """For each rule: how often it fires on all legal positions, how often it is wrong
     (per the bitbase), and one wrong position as a FEN."""
-    stats = {r.name: {"fires": 0, "errors": 0, "example": None} for r in rules}
+    stats: dict[str, dict[str, Any]] = {r.name: {"fires": 0, "errors": 0, "example": None}
+                                        for r in rules}
     total = 0
     for pos in positions():
         total += 1

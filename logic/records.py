@@ -5,8 +5,8 @@ does (paper 4): a king-independent :class:`Structure` computed once per pawn
 structure and cached, and a cheap decision from the kings' squares.  Everything is
 oriented: the side under test plays White (Black is White on the flipped board).
 
-The hot path builds these records with ``tuple.__new__`` and may unpack them
-positionally; everywhere else they are read by name.
+Records are built and read by name; the measured hot paths that build or unpack them
+positionally say so where they do.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 import chess
 
-__all__ = ["Boards", "Note", "Structure", "NO_BOARDS"]
+__all__ = ["Boards", "Note", "NoteSeed", "Structure", "NO_BOARDS", "StoredNotes"]
 
 
 class Boards(NamedTuple):
@@ -58,6 +58,23 @@ class Note(NamedTuple):
     kmask: int | None
 
 
+class NoteSeed(NamedTuple):
+    """What a paper verdict's pawn notes are read from, on demand: the oriented white
+    pawns, the black pawns left after removal (paper 3), White's fixed pawns, the black
+    pawns' attacks, the fence and the fence with everything below it."""
+
+    w: int
+    bp: int
+    fixed: int
+    b_att: int
+    fence: int
+    sf: int
+
+
+#: what a record stores of its pawn notes: the notes, or what the method decodes them from
+StoredNotes = tuple[Note, ...] | NoteSeed
+
+
 class Structure(NamedTuple):
     """The king-independent analysis of one pawn structure by a static method.
 
@@ -74,14 +91,15 @@ class Structure(NamedTuple):
     code: str
     args: tuple[Any, ...]
     boards: Boards
-    notes: Any
+    notes: StoredNotes
     kmask: int
     used: str
     guard: int
 
 
 def structure(fail_rule: str | None, code: str, args: tuple[Any, ...], boards: tuple[int, ...],
-              notes: Any = (), kmask: int = chess.BB_ALL, used: str = "", guard: int = 0
+              notes: StoredNotes = (), kmask: int = chess.BB_ALL, used: str = "", guard: int = 0
               ) -> Structure:
     """A :class:`Structure` with named boards (the slow-path constructor)."""
-    return Structure(fail_rule, code, args, Boards(*boards), notes, kmask, used, guard)
+    return Structure(fail_rule=fail_rule, code=code, args=args, boards=Boards(*boards),
+                     notes=notes, kmask=kmask, used=used, guard=guard)

@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from logic.records import Note, NoteSeed, StoredNotes
+
 if TYPE_CHECKING:
-    from logic.records import Note
     from logic.steps import Recorder
     from logic.verdict import Verdict
 
@@ -50,8 +51,9 @@ class Method:
       White's)``, the detector's fast path;
     * :meth:`verdict` -- one side's untraced verdict on an oriented position;
     * :meth:`full_verdict` -- the complete verdict a
-      :class:`~logic.verdict.DeferredVerdict` of this method stands for (by default
-      :meth:`verdict`'s; a method whose ``verdict`` returns deferred verdicts overrides it);
+      :meth:`deferred <logic.verdict.Verdict.deferred>` verdict of this method stands for (by
+      default :meth:`verdict`'s; a method whose ``verdict`` returns deferred verdicts
+      overrides it);
     * :meth:`analyse` -- the traced verdict, recording its steps in ``rec``;
     * :meth:`is_blocked` -- the search's interior-node test (paper 4, Figure 4);
     * :meth:`decide_board` -- for a method that is not ``static`` (the exact prover):
@@ -80,9 +82,8 @@ class Method:
         raise NotImplementedError
 
     def full_verdict(self, w: int, b: int, wk: int, bk: int, color: bool) -> Verdict:
-        """The complete, never deferred, verdict on an oriented position (what a
-        :class:`~logic.verdict.DeferredVerdict` of this method computes on first read):
-        by default :meth:`verdict`'s."""
+        """The complete, never deferred, verdict on an oriented position (what a deferred
+        verdict of this method computes on first read): by default :meth:`verdict`'s."""
         return self.verdict(w, b, wk, bk, color)
 
     def analyse(self, w: int, b: int, wk: int, bk: int, color: bool, rec: Recorder) -> Verdict:
@@ -110,8 +111,10 @@ class Method:
         """The banner for ``v`` when this method words its own, else None."""
         return None
 
-    def notes(self, stored: Any) -> tuple[Note, ...]:
+    def notes(self, stored: StoredNotes) -> tuple[Note, ...]:
         """The pawn notes a verdict stores (a tuple of notes by default)."""
+        if isinstance(stored, NoteSeed):
+            raise TypeError(f"method {self.name!r} does not decode note seeds")
         return stored
 
     def reason(self, v: Verdict, name: Any) -> str | None:

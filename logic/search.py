@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -34,6 +34,7 @@ from logic.bitboards import BB_NOT_A, BB_NOT_H, front_span
 from logic.explain import status_names
 from logic.registry import get_static_method
 from logic.uci import check_seconds
+from logic.vocab import DEFAULT_METHOD
 
 __all__ = ["SearchResult", "Searcher", "search_board", "WIN", "DECISIVE", "MAX_DEPTH",
            "from_board", "Pos", "TTEntry", "SearchError"]
@@ -57,7 +58,6 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 #: halfmove clock; a plain tuple built once per node (its first six fields are the
 #: transposition-table key)
 Pos = tuple[int, int, int, int, bool, int, int]
-_new = tuple.__new__
 
 
 class SearchError(ValueError):
@@ -121,7 +121,7 @@ class Searcher:
     """One search context: its transposition table survives between iterations."""
 
     def __init__(self, *, blockage: bool = True, tt_size: int = 1 << 20,
-                 method: str = "paper") -> None:
+                 method: str = DEFAULT_METHOD) -> None:
         """``blockage``: ask the detector at interior nodes (paper Figure 4), with the
         static method called ``method`` (a key of ``logic.STATIC_METHODS``; raises
         :class:`~logic.registry.DetectError`, a ``ValueError``, naming them otherwise)."""
@@ -299,7 +299,7 @@ class Searcher:
             if score > best:
                 best, best_move = score, m
         if best_move >= 0:
-            self.tt[key] = _new(TTEntry, (0, best, _EXACT, best_move, None))
+            self.tt[key] = TTEntry(depth=0, score=best, bound=_EXACT, move=best_move, blocked=None)
 
     @staticmethod
     def _tt_cut(entry: TTEntry, depth: int, alpha: int, beta: int) -> int | None:
@@ -347,7 +347,7 @@ class Searcher:
             blocked = self._is_blocked(pos[0], pos[1], pos[2], pos[3], pos[4])
             if blocked and alpha >= DRAW:
                 self.tt[key] = (entry._replace(blocked=True) if entry is not None
-                                else _new(TTEntry, (-1, 0, _UPPER, 0, True)))
+                                else TTEntry(depth=-1, score=0, bound=_UPPER, move=0, blocked=True))
         if blocked and beta > DRAW:
             self.blockages += 1
             if alpha >= DRAW:
@@ -392,7 +392,7 @@ class Searcher:
         flag = _UPPER if best <= alpha0 else _LOWER if best >= beta else _EXACT
         if len(self.tt) >= self.tt_size:
             self.tt.clear()
-        self.tt[key] = _new(TTEntry, (depth, best, flag, best_move, blocked))
+        self.tt[key] = TTEntry(depth=depth, score=best, bound=flag, move=best_move, blocked=blocked)
         return best
 
     def quiesce(self, pos: Pos, alpha: int, beta: int, ply: int) -> int:
@@ -460,7 +460,7 @@ class Searcher:
         return out
 
     def search(self, pos: Pos, *, depth: int | None = None, seconds: float | None = None,
-               history: list[tuple[int, ...]] | None = None) -> SearchResult:
+               history: Sequence[tuple[int, ...]] | None = None) -> SearchResult:
         """Iterative deepening to ``depth`` plies (at least 1) or for about ``seconds``
         (the first iteration always completes).  Raises ``ValueError`` for a depth below
         1 or a time that is not finite and positive.  Python's cyclic garbage collector
@@ -469,7 +469,7 @@ class Searcher:
             return self._search(pos, depth, seconds, history)
 
     def _search(self, pos: Pos, depth: int | None, seconds: float | None,
-                history: list[tuple[int, ...]] | None) -> SearchResult:
+                history: Sequence[tuple[int, ...]] | None) -> SearchResult:
         if depth is not None and not 1 <= depth <= MAX_DEPTH:
             raise ValueError(f"depth must be from 1 to {MAX_DEPTH}, got {depth}")
         if seconds is not None:
@@ -523,7 +523,7 @@ def collector_paused() -> Iterator[None]:
 
 
 def search_board(board: chess.Board, *, depth: int | None = None, seconds: float | None = None,
-                 blockage: bool = True, method: str = "paper") -> SearchResult:
+                 blockage: bool = True, method: str = DEFAULT_METHOD) -> SearchResult:
     """Search a legal K+P ``chess.Board``; raises :class:`SearchError` (a ValueError) for
     other material or a board ``board.status()`` rejects (kings adjacent, a pawn on a
     back rank, ...)."""

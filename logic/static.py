@@ -11,21 +11,22 @@ dynamic pawn, the verdict) and :meth:`is_blocked`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from logic.bitboards import flip, orient
 from logic.explain import note_reason_oriented
 from logic.kings import Decision, make_decide
-from logic.records import NO_BOARDS, Note, Structure
+from logic.records import NO_BOARDS, Structure
 from logic.registry import Method
 from logic.steps import Recorder
-from logic.verdict import DeferredVerdict, Verdict
+from logic.verdict import Verdict
+from logic.vocab import NoteCategory, Rule, Status
 
 __all__ = ["StaticMethod", "CACHE_LIMIT"]
 
 #: entries per cache before it is emptied
 CACHE_LIMIT = 1 << 18
-_new = tuple.__new__
 
 
 class StaticMethod(Method):
@@ -38,6 +39,10 @@ class StaticMethod(Method):
     """
 
     structural: frozenset[str] = frozenset()
+    #: ``(blocked, rule, code, args)`` for one king placement (:func:`logic.kings.decide`
+    #: with this method's parameters bound, built in ``__init__``: a closure, one call
+    #: level fewer than a bound method on the detector's hot path)
+    decide: Callable[[Structure, int, int], Decision]
 
     def __init__(self) -> None:
         #: (w, b) -> Structure, oriented (paper 4's pawn hash table)
@@ -47,16 +52,7 @@ class StaticMethod(Method):
         #: board key -> (Black's verdict, White's verdict), legal K+P boards only
         self.boards: dict[tuple[Any, ...], tuple[Verdict, Verdict]] = {}
         self.structure_hits = 0
-        # the hot path's two steps as closures (no bound-method creation per call)
-        decide = self.decide = make_decide(self.king_section, self.structural, self.notes)
-        name = self.name
-
-        def from_structure(st: Structure, wk: int, bk: int, color: bool) -> Verdict:
-            blocked, rule, code, args = decide(st, wk, bk)
-            return _new(Verdict, (color, name, blocked, rule, "ok", code, args, st[3], st[4],
-                                  (wk, bk), (), None))
-
-        self.from_structure = from_structure  # type: ignore[method-assign]
+        self.decide = make_decide(self.king_section, self.structural, self.notes)
 
     # -- to implement --------------------------------------------------------------
     def structure(self, w: int, b: int, rec: Recorder | None = None) -> Structure:
@@ -71,14 +67,6 @@ class StaticMethod(Method):
         """Method-specific trace steps between the structure and the kings."""
 
     # -- shared --------------------------------------------------------------------
-    def notes(self, stored: Any) -> tuple[Note, ...]:
-        return stored
-
-    def decide(self, st: Structure, wk: int, bk: int) -> Decision:  # replaced in __init__
-        """``(blocked, rule, code, args)`` for one king placement
-        (:func:`logic.kings.decide`)."""
-        raise NotImplementedError
-
     def cached_structure(self, w: int, b: int) -> Structure:
         """:meth:`structure` through the pawn-structure cache."""
         st = self.structures.get((w, b))
@@ -91,31 +79,38 @@ class StaticMethod(Method):
         self.structures[(w, b)] = st
         return st
 
-    def from_structure(self, st: Structure, wk: int, bk: int, color: bool
-                       ) -> Verdict:  # replaced in __init__
+    def from_structure(self, st: Structure, wk: int, bk: int, color: bool) -> Verdict:
         """The verdict from a structure analysis and the kings."""
-        raise NotImplementedError
+        blocked, rule, code, args = self.decide(st, wk, bk)
+        # positional: the detector's hot path (measured: see logic.paper._fast_pair)
+        return Verdict(color, self.name, blocked, rule, Status.OK, code, args, st.boards,
+                       st.notes, (wk, bk))
 
     def verdict(self, w: int, b: int, wk: int, bk: int, color: bool, shortcuts: bool = True
                 ) -> Verdict:
         """Untraced verdict on an oriented position, through the structure cache.  With
         ``shortcuts``, a structure not analysed yet that :meth:`shortcut` rules out gets
-        a :class:`~logic.verdict.DeferredVerdict`."""
+        a deferred verdict (:meth:`~logic.verdict.Verdict.deferred`)."""
         if not w:
-            return _new(Verdict, (color, self.name, True, "material", "ok", "material", (),
-                                  NO_BOARDS, (), (wk, bk), (), None))
+            return self.material(wk, bk, color)
         st = self.structures.get((w, b))
         if st is None:
             if shortcuts and self.shortcut(w, b, wk, bk):
-                return _new(DeferredVerdict, (color, self.name, False, [w, b, wk, bk], "ok",
-                                              None, None, None, None, (wk, bk), (), None))
+                return Verdict.deferred(color, self.name, (w, b, wk, bk))
             st = self.cached_structure(w, b)
         else:
             self.structure_hits += 1
         return self.from_structure(st, wk, bk, color)
 
+    def material(self, wk: int, bk: int, color: bool, steps: tuple[Any, ...] = ()) -> Verdict:
+        """The verdict of a side without pawns: it cannot win (material)."""
+        return Verdict(color=color, method=self.name, blocked=True, rule=Rule.MATERIAL,
+                       status=Status.OK, code="material", args=(), raw=NO_BOARDS, notes=(),
+                       kings=(wk, bk), steps=steps)
+
     def full_verdict(self, w: int, b: int, wk: int, bk: int, color: bool) -> Verdict:
-        """The complete verdict a :class:`~logic.verdict.DeferredVerdict` stands for."""
+        """The complete verdict a deferred verdict (:meth:`~logic.verdict.Verdict.deferred`)
+        stands for."""
         return self.verdict(w, b, wk, bk, color, shortcuts=False)
 
     def pair(self, w: int, b: int, wk: int, bk: int) -> tuple[Verdict, Verdict]:
@@ -136,7 +131,7 @@ class StaticMethod(Method):
                 self.sides.clear()
             ow, ob = (w, b) if color else (flip(b), flip(w))
             st = self.sides[(w, b, bool(color))] = self.cached_structure(ow, ob)
-        if st[0] is not None:  # a failure whatever the kings (no fence, a pawn breaks it...)
+        if st.fail_rule is not None:  # a failure whatever the kings (no fence, a pawn breaks it...)
             return False
         if not color:
             wk, bk = bk ^ 0x38, wk ^ 0x38
@@ -146,14 +141,14 @@ class StaticMethod(Method):
         """The traced verdict: the same analysis as :meth:`verdict`, recording its steps,
         without caches or shortcuts."""
         if not w:
-            rec.add("verdict", "material", "verdict", f"{rec.us} has no pawns and cannot win.")
-            return _new(Verdict, (color, self.name, True, "material", "ok", "material", (),
-                                  NO_BOARDS, (), (wk, bk), tuple(rec.steps), None))
+            rec.add("verdict", Rule.MATERIAL, "verdict",
+                    f"{rec.us} has no pawns and cannot win.")
+            return self.material(wk, bk, color, tuple(rec.steps))
         st = self.structure(w, b, rec)
         blocked, rule, code, args = self.decide(st, wk, bk)
         boards = st.boards
-        v = _new(Verdict, (color, self.name, blocked, rule, "ok", code, args, boards, st.notes,
-                           (wk, bk), (), None))
+        v = Verdict(color=color, method=self.name, blocked=blocked, rule=rule, status=Status.OK,
+                    code=code, args=args, raw=boards, notes=st.notes, kings=(wk, bk))
         self.record_extra(rec, st, wk, bk)
         if st.code not in self.structural:
             self._record_kings_and_pawns(rec, st, wk, bk, code, w | b)
@@ -178,12 +173,13 @@ class StaticMethod(Method):
             return
         has = ("no vacant square: zugzwang" if code == "zugzwang"
                else "a vacant square to step into")
-        rec.add("zugzwang", "paper 2.3", "zugzwang", f"{rec.them}'s king has {has}.",
+        rec.add("zugzwang", Rule.PAPER_2_3, "zugzwang", f"{rec.them}'s king has {has}.",
                 changed=1 << bk, fence=fence, below=below)
         for n in self.notes(st.notes):
             ok = n.ok and (n.kmask is None or bool(n.kmask >> bk & 1))
             tgt = 1 << n.square if n.target is None else (1 << n.square) | (1 << n.target)
-            where = (f"{n.category} the fence" if n.category in ("above", "below")
+            where = (f"{n.category} the fence"
+                     if n.category in (NoteCategory.ABOVE, NoteCategory.BELOW)
                      else "on the fence")
             rec.add(
                 "classify", n.rule, f"dynamic pawn {rec.name(n.square)} {where}",

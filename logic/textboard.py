@@ -5,6 +5,7 @@ from __future__ import annotations
 import chess
 
 from logic.verdict import Verdict
+from logic.vocab import Status
 
 __all__ = ["text_board", "legend", "LEGEND", "KING_MAP_LEGEND"]
 
@@ -17,7 +18,7 @@ KING_MAP_LEGEND = {True: "        H defending king holds here (exact king map)",
 def _king_map(verdict: Verdict | None) -> tuple[int, bool]:
     """The exact prover's king map of ``verdict`` (real squares) and whether it marks
     where the defending king holds; ``(0, ...)`` for any other verdict."""
-    if verdict is None or verdict.method != "exact" or verdict.status != "ok":
+    if verdict is None or verdict.method != "exact" or verdict.status != Status.OK:
         return 0, False
     return verdict.king_mask, verdict.code == "proved"
 

@@ -1,45 +1,50 @@
 """The :class:`Verdict` a detector returns, and its per-pawn :class:`PawnNote`.
 
-A verdict is an immutable tuple built on the detector's fast path.  It stores
+A verdict is an immutable record built on the detector's fast path.  It stores
 the analysis in the detector's orientation (the side under test plays "White")
 and exposes everything in real board coordinates through properties, so the
 fast path never pays for flipping bitboards or formatting text; ``reason`` and
-``pawns`` are formatted only when read.
+``pawns`` are formatted only when read.  A *deferred* verdict (:meth:`Verdict.deferred`)
+has its decided fields at once and computes the explanation on first read.
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import chess
 
 from logic.bitboards import flip as _flip
 from logic.explain import note_reason, verdict_reason
-from logic.records import NO_BOARDS, Boards, Note
+from logic.records import NO_BOARDS, Boards, Note, StoredNotes
 from logic.registry import METHODS
 from logic.steps import Step
+from logic.vocab import NoteCategory, Rule, Status
 
-__all__ = ["Verdict", "DeferredVerdict", "PawnNote", "RULE_TITLES"]
+if TYPE_CHECKING:
+    from logic.exact.method import ExactDetail
+
+__all__ = ["Verdict", "PawnNote", "RULE_TITLES"]
 
 #: Human titles of the rules a verdict can name.
 RULE_TITLES: dict[str, str] = {
-    "material": "no pawns: cannot win",
-    "paper 2.3": "fence and kings (paper 2.3)",
-    "paper 3": "black pawns below the fence removed; no pawn may capture (paper 3)",
-    "paper 3.1": "dynamic pawn above the fence (paper 3.1)",
-    "paper 3.2": "dynamic pawn on the fence (paper 3.2)",
-    "paper 3.3": "dynamic pawn below the fence (paper 3.3)",
-    "paper 3.4": "the exception (paper 3.4)",
-    "wiki flood": "ram fence and king flood (wiki)",
-    "wiki dynamic": "dynamic pawns (wiki)",
-    "x1": "the lowest fence with the paper's 3.1-3.4 (extended, x1; dropped)",
-    "x2": "KPK draw whoever moves (extended, x2; dropped)",
-    "x3": "KPK: the pawn cannot be forced to promote, whoever moves (extended, x3)",
-    "x4": "the lowest fence, every dynamic pawn held by pawns (extended, x4)",
-    "x5": "the shut-in king: White's whole play enumerated, Black marking time (extended, x5)",
-    "exact": "exact retrograde analysis: a proof either way, or unknown within its budget",
-    "not applicable": "not a legal king-and-pawn position",
-    "en passant": "a capture en passant pending: judged without it and after it",
+    Rule.MATERIAL: "no pawns: cannot win",
+    Rule.PAPER_2_3: "fence and kings (paper 2.3)",
+    Rule.PAPER_3: "black pawns below the fence removed; no pawn may capture (paper 3)",
+    Rule.PAPER_3_1: "dynamic pawn above the fence (paper 3.1)",
+    Rule.PAPER_3_2: "dynamic pawn on the fence (paper 3.2)",
+    Rule.PAPER_3_3: "dynamic pawn below the fence (paper 3.3)",
+    Rule.PAPER_3_4: "the exception (paper 3.4)",
+    Rule.WIKI_FLOOD: "ram fence and king flood (wiki)",
+    Rule.WIKI_DYNAMIC: "dynamic pawns (wiki)",
+    Rule.X1: "the lowest fence with the paper's 3.1-3.4 (extended, x1; dropped)",
+    Rule.X2: "KPK draw whoever moves (extended, x2; dropped)",
+    Rule.X3: "KPK: the pawn cannot be forced to promote, whoever moves (extended, x3)",
+    Rule.X4: "the lowest fence, every dynamic pawn held by pawns (extended, x4)",
+    Rule.X5: "the shut-in king: White's whole play enumerated, Black marking time (extended, x5)",
+    Rule.EXACT: "exact retrograde analysis: a proof either way, or unknown within its budget",
+    Rule.NOT_APPLICABLE: "not a legal king-and-pawn position",
+    Rule.EN_PASSANT: "a capture en passant pending: judged without it and after it",
 }
 
 
@@ -53,9 +58,9 @@ class PawnNote(NamedTuple):
     """
 
     square: chess.Square
-    category: str
+    category: NoteCategory | str
     ok: bool
-    rule: str
+    rule: Rule | str
     reason: str
 
     def to_dict(self) -> dict[str, Any]:
@@ -69,16 +74,35 @@ class PawnNote(NamedTuple):
         }
 
 
-class Verdict(NamedTuple):
+_FIELDS = ("color", "method", "blocked", "rule", "status", "code", "args", "raw", "notes",
+           "kings", "steps", "detail")
+#: the fields a deferred verdict computes on first read
+_LAZY = frozenset(("rule", "code", "args", "raw", "notes"))
+
+
+class Verdict:
     """A detector's answer for one side of one position.
 
     ``blocked`` is True exactly when ``color`` cannot win by the method's rules.
-    ``rule`` names the deciding rule (a key of :data:`RULE_TITLES`; ``"exact"`` for
-    the exact prover); ``status`` is ``"ok"``, ``"pieces"`` (pieces other than kings
-    and pawns), ``"illegal"`` or, for a method that searches (``"exact"``),
-    ``"unknown"`` (its budget ran out: ``blocked`` is False, nothing is proved).  Raw
-    fields hold oriented data; use the properties.
+    ``rule`` names the deciding rule (a key of :data:`RULE_TITLES`, a :class:`Rule`;
+    ``"exact"`` for the exact prover); ``status`` is a :class:`Status`: ``"ok"``,
+    ``"pieces"`` (pieces other than kings and pawns), ``"illegal"`` or, for a method that
+    searches (``"exact"``), ``"unknown"`` (its budget ran out: ``blocked`` is False,
+    nothing is proved).  Raw fields hold oriented data; use the properties.
+
+    A verdict is immutable by contract (nothing assigns its fields after construction);
+    two verdicts are equal when every field is, and it hashes, pickles and copies by its
+    fields.  :meth:`_replace` and :meth:`_asdict` work as a named tuple's do.
+
+    A verdict from :meth:`deferred` has ``color``, ``method``, ``blocked`` (False),
+    ``status``, ``kings``, ``steps`` and ``detail`` at once; ``rule``, ``code``, ``args``,
+    ``raw`` and ``notes`` run the method's full analysis
+    (:meth:`~logic.registry.Method.full_verdict`) on the first read of any of them and
+    keep it, so every field, comparison, hash and pickle equals the complete verdict's.
     """
+
+    __slots__ = (*_FIELDS, "_position")
+    _fields = _FIELDS
 
     color: chess.Color
     method: str
@@ -91,13 +115,102 @@ class Verdict(NamedTuple):
     #: path may store a plain tuple); read them by name through :attr:`boards`
     raw: Boards | tuple[int, ...]
     #: the oriented pawn notes, or what the method decodes them from (the paper's
-    #: ``NoteSeed``); read :attr:`note_tuples`
-    notes: Any
+    #: :class:`~logic.records.NoteSeed`); read :attr:`note_tuples`
+    notes: StoredNotes
     kings: tuple[int, int]
-    steps: tuple[Step, ...] = ()
+    steps: tuple[Step, ...]
     #: method-specific details beyond the static methods' fields (the exact prover's
-    #: line, king map and counts), or None
-    detail: Any = None
+    #: line, king map and counts), or None (the static methods)
+    detail: ExactDetail | None
+    #: a deferred verdict's oriented position ``(w, b, wk, bk)`` until its fields are read
+    _position: tuple[int, int, int, int] | None
+
+    def __init__(self, color: chess.Color, method: str, blocked: bool, rule: str,
+                 status: str, code: str, args: tuple[Any, ...],
+                 raw: Boards | tuple[int, ...], notes: StoredNotes, kings: tuple[int, int],
+                 steps: tuple[Step, ...] = (), detail: ExactDetail | None = None) -> None:
+        self.color = color
+        self.method = method
+        self.blocked = blocked
+        self.rule = rule
+        self.status = status
+        self.code = code
+        self.args = args
+        self.raw = raw
+        self.notes = notes
+        self.kings = kings
+        self.steps = steps
+        self.detail = detail
+        self._position = None
+
+    @classmethod
+    def deferred(cls, color: chess.Color, method: str, position: tuple[int, int, int, int]
+                 ) -> Verdict:
+        """A verdict whose ``blocked`` (False) is decided by a sound shortcut and whose
+        explanation (``rule``, ``code``, ``args``, ``raw``, ``notes``) ``method`` computes
+        on first read from the oriented ``position`` ``(w, b, wk, bk)``."""
+        v = cls.__new__(cls)
+        v.color = color
+        v.method = method
+        v.blocked = False
+        v.status = Status.OK
+        v.kings = (position[2], position[3])
+        v.steps = ()
+        v.detail = None
+        v._position = position
+        return v
+
+    @property
+    def is_deferred(self) -> bool:
+        """True while the explanation of a :meth:`deferred` verdict is not computed yet."""
+        return self._position is not None
+
+    if not TYPE_CHECKING:  # (type checkers would take every unknown name for a field)
+        def __getattr__(self, name: str) -> Any:
+            # only reached for a slot never assigned: a deferred verdict's lazy fields
+            position = self._position
+            if position is None or name not in _LAZY:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute "
+                                     f"{name!r}")
+            full = METHODS[self.method].full_verdict(*position, self.color)
+            self.rule, self.code, self.args = full.rule, full.code, full.args
+            self.raw, self.notes = full.raw, full.notes
+            self._position = None
+            return getattr(self, name)
+
+    # -- the record protocol ---------------------------------------------------
+    def _astuple(self) -> tuple[Any, ...]:
+        """Every field, in :attr:`_fields` order (a deferred verdict is completed)."""
+        return (self.color, self.method, self.blocked, self.rule, self.status, self.code,
+                self.args, self.raw, self.notes, self.kings, self.steps, self.detail)
+
+    def _asdict(self) -> dict[str, Any]:
+        """The fields by name, as a named tuple's ``_asdict``."""
+        return dict(zip(_FIELDS, self._astuple(), strict=True))
+
+    def _replace(self, **changes: Any) -> Verdict:
+        """A copy with the named fields replaced, as a named tuple's ``_replace``."""
+        fields = self._asdict()
+        unknown = changes.keys() - fields.keys()
+        if unknown:
+            raise ValueError(f"Got unexpected field names: {sorted(unknown)!r}")
+        fields.update(changes)
+        return Verdict(**fields)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Verdict):
+            return NotImplemented
+        return self._astuple() == other._astuple()
+
+    def __hash__(self) -> int:
+        return hash(self._astuple())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Verdict, self._astuple())
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in zip(_FIELDS, self._astuple(), strict=True))
+        return f"Verdict({inner})"
 
     # -- real-coordinate views -------------------------------------------------
     def _bb(self, i: int) -> int:
@@ -111,7 +224,9 @@ class Verdict(NamedTuple):
     def boards(self) -> Boards:
         """The oriented bitboards by name (:class:`~logic.records.Boards`)."""
         raw = self.raw
-        return raw if type(raw) is Boards else Boards._make(raw or NO_BOARDS)
+        if isinstance(raw, Boards):
+            return raw
+        return Boards._make(raw) if raw else NO_BOARDS
 
     @property
     def fixed(self) -> int:
@@ -166,7 +281,8 @@ class Verdict(NamedTuple):
     @property
     def note_tuples(self) -> tuple[Note, ...]:
         """The oriented pawn notes (:class:`~logic.records.Note`)."""
-        return METHODS[self.method].notes(self.notes) if self.notes else ()
+        stored = self.notes
+        return METHODS[self.method].notes(stored) if stored else ()
 
     @property
     def reason(self) -> str:
@@ -181,19 +297,20 @@ class Verdict(NamedTuple):
             text = own.headline(self)
             if text is not None:
                 return text
-        if self.status != "ok":
+        if self.status != Status.OK:
             return f"{self.side}: {self.reason}"
         if self.blocked:
-            if self.rule == "material":
+            if self.rule == Rule.MATERIAL:
                 return f"{self.side} cannot win: no pawns left"
             return f"{self.side} cannot win: blockage ({self.rule})"
         return f"{self.side}: no blockage proved ({self.reason})"
 
     def _note(self, n: Note) -> PawnNote:
-        sq, category, ok, rule, _code, _target, kmask = n
-        if kmask is not None and ok:
-            ok = bool(kmask >> self.kings[1] & 1)
-        return PawnNote(self._sq(sq), category, ok, rule, note_reason(self, n, ok))
+        ok = n.ok
+        if n.kmask is not None and ok:
+            ok = bool(n.kmask >> self.kings[1] & 1)
+        return PawnNote(square=self._sq(n.square), category=n.category, ok=ok, rule=n.rule,
+                        reason=note_reason(self, n, ok))
 
     def to_dict(self, *, steps: bool = True) -> dict[str, Any]:
         """A JSON-ready dict (bitboards as ints, squares as names)."""
@@ -212,113 +329,3 @@ class Verdict(NamedTuple):
         if steps:
             out["steps"] = [s.to_dict() for s in self.steps]
         return out
-
-
-class DeferredVerdict(Verdict):
-    """A :class:`Verdict` whose ``blocked`` (False) is decided and whose explanation
-    is not computed yet.
-
-    The detector returns one when a sound shortcut (``logic.paper.cannot_hold``) shows
-    that the side cannot be blocked before any fence search.  ``rule``, ``code``,
-    ``args``, ``raw`` and ``notes`` run the full analysis on first read (through the
-    pawn-structure cache) and keep it, so every field, comparison (``==``, ``<``, ...,
-    ``hash``), iteration, indexing, ``in``, ``count``, ``index``, ``+``, ``*`` and pickle
-    equals the complete verdict's.  The tuple slot of ``rule`` holds the oriented position
-    ``[w, b, wk, bk]``, replaced by ``[verdict]`` once computed (the detector's own code
-    reads the decided slots with ``tuple.__getitem__``, never the memo).
-    """
-
-    __slots__ = ()
-
-    def full(self) -> Verdict:
-        """The complete verdict (computed once, by the method's ``full_verdict``)."""
-        memo = tuple.__getitem__(self, 3)
-        if len(memo) != 1:
-            memo[:] = [METHODS[self.method].full_verdict(*memo, self.color)]
-        return memo[0]
-
-    @property
-    def rule(self) -> str:  # type: ignore[override]
-        return self.full().rule
-
-    @property
-    def code(self) -> str:  # type: ignore[override]
-        return self.full().code
-
-    @property
-    def args(self) -> tuple[Any, ...]:  # type: ignore[override]
-        return self.full().args
-
-    @property
-    def raw(self) -> Boards:  # type: ignore[override]
-        return self.full().raw
-
-    @property
-    def notes(self) -> Any:  # type: ignore[override]
-        return self.full().notes
-
-    def __iter__(self) -> Any:
-        return iter(tuple.__iter__(self.full()))
-
-    def __getitem__(self, index: Any) -> Any:
-        return tuple.__getitem__(self.full(), index)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, DeferredVerdict):
-            other = other.full()
-        return tuple.__eq__(self.full(), other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __lt__(self, other: object) -> bool:
-        return self.full() < _full(other)  # type: ignore[operator]
-
-    def __le__(self, other: object) -> bool:
-        return self.full() <= _full(other)  # type: ignore[operator]
-
-    def __gt__(self, other: object) -> bool:
-        return self.full() > _full(other)  # type: ignore[operator]
-
-    def __ge__(self, other: object) -> bool:
-        return self.full() >= _full(other)  # type: ignore[operator]
-
-    def __hash__(self) -> int:
-        return tuple.__hash__(self.full())
-
-    def __contains__(self, item: object) -> bool:
-        return item in self.full()
-
-    def count(self, value: Any) -> int:
-        return self.full().count(value)
-
-    def index(self, value: Any, *bounds: Any) -> int:
-        return self.full().index(value, *bounds)
-
-    def __add__(self, other: Any) -> Any:
-        return self.full() + _full(other)
-
-    def __radd__(self, other: Any) -> Any:
-        return other + self.full()
-
-    def __mul__(self, n: Any) -> Any:
-        return self.full() * n
-
-    __rmul__ = __mul__
-
-    def __repr__(self) -> str:
-        return repr(self.full())
-
-    def __reduce__(self) -> Any:
-        return self.full().__reduce__()
-
-    def _replace(self, **changes: Any) -> Verdict:  # type: ignore[override]
-        return self.full()._replace(**changes)
-
-    def _asdict(self) -> dict[str, Any]:  # type: ignore[override]
-        return self.full()._asdict()
-
-
-def _full(x: Any) -> Any:
-    """``x``, or the complete verdict when ``x`` is a deferred one."""
-    return x.full() if isinstance(x, DeferredVerdict) else x

@@ -120,3 +120,70 @@ def test_the_window_class_stays_small() -> None:
     the actions, the gestures, the panel and the view live in their own modules."""
     lines = (ROOT / "viewer" / "app.py").read_text(encoding="utf-8").splitlines()
     assert len(lines) < 350, len(lines)
+
+
+#: where records may be built with ``tuple.__new__`` (or read with ``tuple.__getitem__``),
+#: as ``file:function``: measured hot paths only, each with a comment at the site saying
+#: what was measured; everywhere else records are built and read by name
+TUPLE_PROTOCOL_ALLOWED = frozenset({
+    # the exact prover's move generation (its comment: the NamedTuple constructor's
+    # overhead on every structure's move list)
+    "logic/exact/tables.py:_x_moves",
+    "logic/exact/tables.py:_d_moves",
+})
+
+
+def _tuple_protocol_sites(path: Path, root: Path = ROOT) -> list[str]:
+    """``file:function`` (``file`` relative to ``root``) of every call of ``tuple.__new__``
+    or ``tuple.__getitem__`` in ``path``, directly or through a module-level alias
+    (``_new = tuple.__new__``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+    def is_raw(node: ast.AST) -> bool:
+        return (isinstance(node, ast.Attribute) and node.attr in ("__new__", "__getitem__")
+                and isinstance(node.value, ast.Name) and node.value.id == "tuple")
+
+    aliases = {t.id for node in tree.body if isinstance(node, ast.Assign) and is_raw(node.value)
+               for t in node.targets if isinstance(t, ast.Name)}
+    rel = path.relative_to(root).as_posix()
+    sites: list[str] = []
+
+    def visit(node: ast.AST, where: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                visit(child, child.name)
+                continue
+            if isinstance(child, ast.Call) and (
+                    is_raw(child.func)
+                    or isinstance(child.func, ast.Name) and child.func.id in aliases):
+                sites.append(f"{rel}:{where}")
+            visit(child, where)
+
+    visit(tree, "<module>")
+    return sites
+
+
+def test_records_are_built_by_name_outside_measured_hot_paths() -> None:
+    """No ``tuple.__new__`` / ``tuple.__getitem__`` on a record outside
+    :data:`TUPLE_PROTOCOL_ALLOWED`, and no stale entry in that list."""
+    sites = {s for path in _modules("logic").values() for s in _tuple_protocol_sites(path)}
+    assert not sites - TUPLE_PROTOCOL_ALLOWED, sorted(sites - TUPLE_PROTOCOL_ALLOWED)
+    assert not TUPLE_PROTOCOL_ALLOWED - sites, sorted(TUPLE_PROTOCOL_ALLOWED - sites)
+
+
+def test_the_tuple_protocol_check_finds_every_form(tmp_path: Path) -> None:
+    """The check above sees direct calls, module-level aliases and the enclosing function."""
+    src = tmp_path / "probe.py"
+    src.write_text("_new = tuple.__new__\n\n\ndef f(cls, t):\n    return _new(cls, t)\n\n\n"
+                   "def g(v):\n    return tuple.__getitem__(v, 2)\n\n\n"
+                   "def h(cls, t):\n    return cls._make(t)\n", encoding="utf-8")
+    assert _tuple_protocol_sites(src, tmp_path) == ["probe.py:f", "probe.py:g"]
+
+
+def test_mypy_is_clean_on_logic() -> None:
+    """``mypy logic`` (the ``[tool.mypy]`` section of pyproject.toml: strict optional) finds
+    nothing; skipped where mypy is not installed."""
+    api = pytest.importorskip("mypy.api")
+    stdout, stderr, status = api.run(["--config-file", str(ROOT / "pyproject.toml"),
+                                      str(ROOT / "logic")])
+    assert status == 0, stdout + stderr

@@ -192,7 +192,8 @@ def _oriented(board: chess.Board, color: chess.Color) -> tuple[int, int, int, in
 def test_setwise_pawn_rules_match_a_pawn_by_pawn_reading(board: chess.Board) -> None:
     """Paper 3.1-3.4 decided set-wise (all dynamic pawns at once) give the same notes,
     king squares, section and first failing pawn as walking each pawn up its file."""
-    from logic.paper import PAPER, NoteSeed, paper_structure
+    from logic.paper import PAPER, paper_structure
+    from logic.records import NoteSeed
     from tests.reference import paper_pawn_notes
 
     for color in chess.COLORS:

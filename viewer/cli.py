@@ -64,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="FILE.png, FILE.svg or FILE.tex (the final verdict; .tex: a LaTeX "
                    "chessboard diagram) or FILE.gif (every step)")
     r.add_argument("--side", choices=["white", "black"], default="white")
-    r.add_argument("--method", choices=list(logic.METHODS), default="paper")
+    r.add_argument("--method", choices=list(logic.METHODS), default=logic.DEFAULT_METHOD)
     r.add_argument("--size", type=int, default=640,
                    help=f"the picture's width in pixels, {RENDER_SIZES[0]} to {RENDER_SIZES[1]}: "
                    "the board with its coordinates (text and legend scale with it)")

@@ -413,7 +413,7 @@ def _write_latex(frame: Frame, options: ExportOptions, out: Path) -> Path:
 
 
 def render_to_file(board: chess.Board, out: str | Path, *, side: chess.Color = chess.WHITE,
-                   method: str = "paper", size: int = 640, flipped: bool = False,
+                   method: str = logic.DEFAULT_METHOD, size: int = 640, flipped: bool = False,
                    caption: str = "", options: ExportOptions | None = None,
                    speed: float = 1.5, seconds: float | None = None) -> Path:
     """Render ``board`` without a window: PNG, SVG or LaTeX (:mod:`viewer.latex`) the

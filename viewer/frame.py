@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import chess
 
+import logic
 from logic.verdict import Verdict
 from viewer.overlay import EMPTY, Overlay, legend_drawn, live_overlay, step_overlay
 from viewer.text import Banner, frame_banner, frame_explanation
@@ -69,7 +70,7 @@ class Frame:
     def legend_lines(self) -> tuple[LegendItem, ...]:
         """Every line the legend of this frame's method may have, in order."""
         v = self.verdict
-        method = v.method if v is not None else "paper"
+        method = v.method if v is not None else logic.DEFAULT_METHOD
         code = v.code if v is not None and v.status == "ok" else \
             ("none" if v is not None else None)
         return legend_items(method, kpk=bool(self.kpk), code=code)

@@ -118,13 +118,13 @@ def _decider(row: dict[str, Any], category: str) -> tuple[str, str]:
         sides = [s for s in sides if exact.get(s, {}).get("status") == "breaks"] + sides
     elif category == "exact-blocked-heuristic-misses":
         blocked = [s for s in sides if exact.get(s, {}).get("status") == "blocked"]
-        return "paper", (blocked or sides)[0]
+        return logic.DEFAULT_METHOD, (blocked or sides)[0]
     for side in sides:
         for method in logic.STATIC_METHODS:
             if verdicts[method][side]["blocked"]:
                 return method, side
     turn = row["fen"].split()[1] if len(row["fen"].split()) > 1 else "w"
-    return "paper", "white" if turn == "w" else "black"
+    return logic.DEFAULT_METHOD, "white" if turn == "w" else "black"
 
 
 def _exact_text(row: dict[str, Any], side: str) -> str:

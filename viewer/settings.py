@@ -48,7 +48,7 @@ class Settings:
 
     fen: str = "4k3/8/3pPp2/1p1P1P1p/1P5P/5P2/3K4/8 w - - 0 1"
     flipped: bool = False
-    method: str = "paper"
+    method: str = logic.DEFAULT_METHOD
     side: str = "white"
     speed: float = 3.0
     structure: bool = False

@@ -24,6 +24,7 @@ from logic.records import NO_BOARDS, Boards
 from logic.registry import METHODS, Method
 from logic.steps import Recorder
 from logic.verdict import Verdict
+from logic.vocab import Rule, Status
 
 __all__ = ["ExactMethod", "ExactDetail", "EXACT", "line_san", "STRUCTURE_STEPS"]
 
@@ -79,7 +80,7 @@ class ExactMethod(Method):
     label = "exact (retrograde proof)"
     title = "exact retrograde analysis over every reachable pawn structure"
     static = False
-    king_section = "exact"
+    king_section = Rule.EXACT
     region = "below"
 
     def __init__(self, max_seconds: float = MAX_SECONDS) -> None:
@@ -164,12 +165,13 @@ class ExactMethod(Method):
         assert wk is not None and bk is not None
         flip = 0 if color else 0x38
         code = {"blocked": "proved", "breaks": "breaks"}.get(r.status, "unknown")
-        status = "unknown" if r.status == "unknown" else "ok"
+        status = Status.UNKNOWN if r.status == "unknown" else Status.OK
         km = r.king_map if color else chess.flip_vertical(r.king_map)  # oriented
         raw: Boards = NO_BOARDS._replace(kmask=km) if r.status != "unknown" else NO_BOARDS
         detail = ExactDetail(r, _sans(board, r.pv) if r.pv else (), board.fen())
-        return Verdict(bool(color), self.name, r.status == "blocked", "exact", status, code,
-                       (), raw, (), (wk ^ flip, bk ^ flip), (), detail)
+        return Verdict(color=bool(color), method=self.name, blocked=r.status == "blocked",
+                       rule=Rule.EXACT, status=status, code=code, args=(), raw=raw, notes=(),
+                       kings=(wk ^ flip, bk ^ flip), detail=detail)
 
     def fields(self, v: Verdict) -> dict[str, Any]:
         """``status`` (blocked / breaks / unknown), ``pv`` (UCI moves), ``plies`` (its
@@ -242,7 +244,8 @@ class ExactMethod(Method):
                 seen: list[tuple[int, int]]) -> None:
         """The trace: the structures as they were solved, the king map, then the line
         move by move (real coordinates throughout)."""
-        d: ExactDetail = v.detail
+        d = v.detail
+        assert d is not None, "an exact verdict carries its detail"
         r = d.result
         order = list(dict.fromkeys(seen))  # each structure once, as first solved
         shown = order[:STRUCTURE_STEPS]
@@ -250,14 +253,14 @@ class ExactMethod(Method):
             wp, bp = _real_structure(key, color)
             more = (f" (and {r.distinct - len(shown):,} more)" if i == len(shown)
                     and r.distinct > len(shown) else "")
-            rec.add("exact-structure", "exact", "structures",
+            rec.add("exact-structure", Rule.EXACT, "structures",
                     f"Structure {i} of {r.distinct:,} solved{more}: White "
                     f"{_squares(wp)}, Black {_squares(bp)}; every placement of both kings.",
                     facts=(("index", i), ("total", r.distinct)),
                     structure_white=wp, structure_black=bp)
         again = (f" in {r.structures:,} solves (some again, in a deeper expansion or "
                  f"another game)" if r.structures > r.distinct else "")
-        rec.add("exact-solve", "exact", "structures solved",
+        rec.add("exact-solve", Rule.EXACT, "structures solved",
                 f"Retrograde analysis over the pawn structures reachable from here: "
                 f"{r.distinct:,} solved{again}, {r.cached:,} from the cache, {r.states:,} "
                 f"king placements, {r.ms / 1000:.2f} s.",
@@ -265,26 +268,26 @@ class ExactMethod(Method):
                        ("cached", r.cached), ("nodes", r.nodes),
                        ("restricted", r.restricted), ("status", r.status)))
         if r.restricted == "forward" and r.plies:
-            rec.add("exact-forward", "exact", "forward search",
+            rec.add("exact-forward", Rule.EXACT, "forward search",
                     f"Forward search, a ply deeper each time: {rec.us} forces the end of the "
                     f"blockage within {_plies(r.plies)} against every defence, and not within "
                     f"fewer ({_plural(r.nodes, 'position')} searched).",
                     facts=(("nodes", r.nodes), ("plies", r.plies)))
         marked = _plural(chess.popcount(r.king_map), "marked square")
         if r.status == "blocked":
-            rec.add("exact-kings", "exact", "king map",
+            rec.add("exact-kings", Rule.EXACT, "king map",
                     f"{rec.them}'s king holds from the {marked} (with {rec.us}'s king and "
                     f"the side to move as now; the squares this proof covers, others may "
                     f"hold too).",
                     changed=r.king_map, kingmap=r.king_map, facts=(("holds", True),))
         elif r.status == "breaks":
-            rec.add("exact-kings", "exact", "king map",
+            rec.add("exact-kings", Rule.EXACT, "king map",
                     f"With {rec.them}'s king where it stands, {rec.us} breaks through from the "
                     f"{marked} of its king (the squares this proof covers, others may break "
                     f"through too).",
                     changed=r.king_map, kingmap=r.king_map, facts=(("holds", False),))
             _record_line(rec, board, r, color)
-        rec.add("verdict", "exact", "verdict", v.headline + ".")
+        rec.add("verdict", Rule.EXACT, "verdict", v.headline + ".")
 
     def clear_cache(self) -> None:
         self._verdicts.clear()
@@ -352,7 +355,7 @@ def _record_line(rec: Recorder, board: chess.Board, r: ExactResult,
             tail = "a pawn moves on."
         else:
             tail = best
-        rec.add("exact-move", "exact", "the line", f"{number} {san}: {tail}",
+        rec.add("exact-move", Rule.EXACT, "the line", f"{number} {san}: {tail}",
                 changed=(1 << move.from_square) | (1 << move.to_square),
                 square=move.to_square,
                 facts=(("uci", uci), ("san", san), ("ply", i + 1), ("from", move.from_square),

@@ -34,7 +34,7 @@ def load_positions(path: str | None = None) -> list[chess.Board]:
     return load_boards(path or asset_path("bench.epd"), unique=True)
 
 
-def _best(rounds: int, setup: Callable[[], None], body: Callable[[], None]) -> float:
+def _best(rounds: int, setup: Callable[[], object], body: Callable[[], object]) -> float:
     """The fastest of ``rounds`` timings of ``body`` (``setup`` untimed before each),
     with the cyclic garbage collector paused while timing, as :mod:`timeit` does, so
     that a collection triggered by one contender's allocations is not billed to the
@@ -140,7 +140,7 @@ def measure_search(boards: list[chess.Board], seconds: float, limit: int = 40,
         for _ in range(rounds):
             for s in settings:
                 logic.clear_cache()
-                r = Searcher(blockage=s != "off", method="paper" if s == "off" else s
+                r = Searcher(blockage=s != "off", method=logic.DEFAULT_METHOD if s == "off" else s
                              ).search(pos, depth=depth)
                 if s not in best or r.seconds < best[s][0]:
                     best[s] = (r.seconds, r.nodes, r.blockages)
@@ -273,7 +273,7 @@ def measure_scan(paths: list[str]) -> dict[str, Any]:
     the few-percent difference inside the noise).  ``malformed``: the games and lines
     the scan's reader skipped, ``unreadable`` the messages of files it could not read to
     the end; without any position only those (nothing timed)."""
-    from logic.tools.scan import classify_item, iter_games, read_items
+    from logic.tools.scan import Item, classify_item, iter_games, read_items
 
     for p in paths:  # a missing file, a folder, a FIFO: OSError before any timing
         open_text(Path(p)).close()
@@ -293,7 +293,7 @@ def measure_scan(paths: list[str]) -> dict[str, Any]:
         return plies
 
     plies = replay()
-    items: list[object] = []
+    items: list[Item] = []
     errors: list[str] = []
     failed: list[str] = []
 

@@ -28,6 +28,7 @@ import random
 import statistics
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 
@@ -35,7 +36,7 @@ import chess
 
 import logic
 from logic.assets import asset_path
-from logic.exact import MAX_STRUCTURES
+from logic.exact import EXACT, MAX_STRUCTURES
 from logic.position import (
     PositionFileError,
     bounded_lines,
@@ -156,7 +157,7 @@ def file_set(name: str, boards: list[chess.Board], sample: int, seed: int = 7) -
 def solve_case(args: tuple[Case, float]) -> Row:
     """Prove one case on a cold cache (a worker's job)."""
     case, seconds = args
-    exact = logic.METHODS["exact"]
+    exact = EXACT
     exact.clear_cache()
     # the workers prove at once: each keeps the default 10 s structure budget (memory)
     r = exact.solve(chess.Board(case.fen), case.side, max_seconds=seconds,
@@ -164,9 +165,9 @@ def solve_case(args: tuple[Case, float]) -> Row:
     return Row(case, r.status, r.restricted, r.ms, r.structures, r.pv)
 
 
-def _pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
+def _pct(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def summarise(rows: list[Row]) -> dict[str, Any]:

@@ -99,7 +99,7 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
                    "--diagram)")
     e.add_argument("--diagram", help="a diagram id from the library (see 'pawnfence diagrams')")
     e.add_argument("--side", choices=sorted(SIDES), default="both")
-    e.add_argument("--method", choices=methods, default="paper")
+    e.add_argument("--method", choices=methods, default=logic.DEFAULT_METHOD)
     e.add_argument("--json", action="store_true", help="print the verdicts with steps as JSON")
     e.add_argument("--all", action="store_true", help="every method for both sides in one "
                    "table, marking where a method disagrees with exact's proof")
@@ -109,7 +109,7 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
     c = parsers["classify"] = sub.add_parser("classify", help="classify every FEN/EPD line of "
                                              "FILE ('-' = stdin)")
     c.add_argument("file")
-    c.add_argument("--method", choices=methods, default="paper")
+    c.add_argument("--method", choices=methods, default=logic.DEFAULT_METHOD)
     add_exact_seconds(c)
     c.set_defaults(run=_classify)
 
@@ -126,7 +126,7 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
     limit.add_argument("--time", type=seconds_arg,
                        help="search for this many seconds (default 2)")
     s.add_argument("--no-blockage", action="store_true", help="switch the detector off")
-    s.add_argument("--method", choices=list(logic.STATIC_METHODS), default="paper",
+    s.add_argument("--method", choices=list(logic.STATIC_METHODS), default=logic.DEFAULT_METHOD,
                    help="the detecting method at interior nodes (default: paper)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(run=_search)
@@ -291,7 +291,7 @@ def classify_lines(lines: Iterator[str], method: str, seconds: float | None = No
                 v = logic.detect(board, color, method=method, seconds=seconds)
                 side: dict[str, object] = {"blocked": v.blocked, "rule": v.rule}
                 side.update(logic.METHODS[method].fields(v))
-                if v.status not in ("ok", "unknown"):
+                if v.status not in (logic.Status.OK, logic.Status.UNKNOWN):
                     side["status"] = v.status
                     side["reason"] = v.reason
                 obj[chess.COLOR_NAMES[color]] = side
@@ -307,6 +307,7 @@ def _classify(args: argparse.Namespace, out: TextIO) -> int:
     if why := exact_seconds_problem(args):
         print(f"pawnfence: {why}", file=sys.stderr)
         return 2
+    fh: contextlib.AbstractContextManager[TextIO]
     if args.file == "-":
         if sys.stdin is None:
             print("pawnfence: standard input is closed", file=sys.stderr)

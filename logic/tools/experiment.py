@@ -28,7 +28,7 @@ import chess
 
 import logic
 from logic.assets import asset_path
-from logic.exact import MAX_STRUCTURES
+from logic.exact import MAX_STRUCTURES, ExactMethod
 from logic.files import atomic_write_text, make_folder
 from logic.position import PositionFileError, load_counted, skipped_note
 from logic.search import Searcher, from_board
@@ -63,7 +63,7 @@ def measure_position(fen: str, seconds: float, settings: Sequence[str],
     row: dict[str, Any] = {"fen": fen, "seconds": seconds, "runs": {}}
     for setting in settings:
         on = setting != "off"
-        r = Searcher(blockage=on, method=setting if on else "paper").search(pos,
+        r = Searcher(blockage=on, method=setting if on else logic.DEFAULT_METHOD).search(pos,
                                                                            seconds=seconds)
         row["runs"][setting] = {"nodes": r.nodes, "blockages": r.blockages, "score": r.score,
                                 "depth": r.depth, "elapsed": r.seconds}
@@ -76,9 +76,9 @@ def _exact(board: chess.Board, seconds: float) -> dict[str, str]:
     """The exact prover's status for each side (``"blocked"``, ``"breaks"``,
     ``"unknown"``), or ``"n/a"`` when no exact method is registered."""
     method = logic.METHODS.get("exact")
-    if method is None:
+    if not isinstance(method, ExactMethod):
         return {"white": "n/a", "black": "n/a"}
-    out = {}
+    out: dict[str, str] = {}
     for color in chess.COLORS:
         v = method.solve(board, color, max_seconds=seconds,
                          max_structures=MAX_STRUCTURES)  # jobs run at once: memory

@@ -22,9 +22,9 @@ from typing import Any, NamedTuple
 
 import chess
 
-import logic
-from logic.exact import MAX_STRUCTURES, line_san
+from logic.exact import EXACT, MAX_STRUCTURES, line_san
 from logic.tools.runlog import finite_number
+from logic.vocab import Category
 
 __all__ = ["JudgeConfig", "JUDGE_PAIRS", "STATUSES", "judge_position", "judge_categories",
            "judge_problem", "summarize", "edge", "judge_note"]
@@ -61,7 +61,7 @@ def judge_position(board: chess.Board, verdicts: dict[str, Any], config: JudgeCo
     (one of :data:`STATUSES`), ``ms``, ``plies`` and ``pv`` (UCI, a breakthrough's
     line).  ``verdicts`` are the static methods' (``{method: {side: {"blocked",
     "rule"}}}``)."""
-    method = logic.METHODS["exact"]
+    method = EXACT
     out: dict[str, dict[str, Any]] = {}
     for color in chess.COLORS:
         name = chess.COLOR_NAMES[color]
@@ -82,16 +82,16 @@ def judge_position(board: chess.Board, verdicts: dict[str, Any], config: JudgeCo
 
 
 def judge_categories(board: chess.Board, verdicts: dict[str, Any],
-                     exact: dict[str, dict[str, Any]]) -> list[str]:
+                     exact: dict[str, dict[str, Any]]) -> list[Category]:
     """The judge's categories of one result (see the module's docstring)."""
-    cats = []
+    cats: list[Category] = []
     names = [(c, chess.COLOR_NAMES[c]) for c in chess.COLORS]
     if any(_claimed(verdicts, n) and exact.get(n, {}).get("status") == "breaks"
            for _c, n in names):
-        cats.append("claims-blocked-exact-breaks")
+        cats.append(Category.CLAIMS_BLOCKED_EXACT_BREAKS)
     if any(edge(board, c) and not _claimed(verdicts, n)
            and exact.get(n, {}).get("status") == "blocked" for c, n in names):
-        cats.append("exact-blocked-heuristic-misses")
+        cats.append(Category.EXACT_BLOCKED_HEURISTIC_MISSES)
     return cats
 
 
@@ -150,8 +150,9 @@ def summarize(rows: Iterable[dict[str, Any]], methods: Sequence[str], *, recall:
     only meaningful when every edge side was judged) recall: of the judged edge sides
     exact proves blocked, the share the method recognises; the disagreements between
     each pair of methods; exact's answers and unknown rate."""
-    per = {m: {"claims": 0, "false_positives": 0, "confirmed": 0, "unknown": 0,
-               "recognised": 0} for m in methods}
+    per: dict[str, dict[str, Any]] = {
+        m: {"claims": 0, "false_positives": 0, "confirmed": 0, "unknown": 0, "recognised": 0}
+        for m in methods}
     pairs = [(a, b) for i, a in enumerate(methods) for b in methods[i + 1:]]
     disagree = {f"{a}/{b}": 0 for a, b in pairs}
     answers = {s: 0 for s in STATUSES}

@@ -60,6 +60,7 @@ from logic.tools.judge import (
 )
 from logic.tools.runlog import Progress, carried_notes, load_rows, route_engine_noise
 from logic.uci import Engine, EngineError, IllegalPositionError
+from logic.vocab import Category
 
 __all__ = ["Item", "read_items", "iter_games", "classify_item", "categories", "scan",
            "ScanError", "WIN_CP", "DRAW_CP", "JudgeConfig", "iter_results"]
@@ -194,16 +195,16 @@ def _pgn_items(path: Path, fh: TextIO, errors: list[str], failed: list[str]
             errors.append(f"{where}: {game.errors[0]}")
         headers = {k: game.headers.get(k, "?") for k in ("White", "Black", "Event", "Site")}
         ply = 0
-        node = game
+        node: chess.pgn.GameNode = game
         while True:
             if _is_kp(board) and board.is_valid():
                 yield board.epd(), board.fen(), {"file": str(path), "game": game_no,
                                                  "ply": ply, **headers}
             if not node.variations:
                 break
-            node = node.variations[0]
+            child = node = node.variations[0]
             try:
-                board.push(node.move)
+                board.push(child.move)
             except (AssertionError, ValueError) as exc:
                 errors.append(f"{where}: ply {ply + 1}: {exc}")
                 break
@@ -259,7 +260,7 @@ def _engine_eval(board: chess.Board) -> dict[str, Any] | None:
 def classify_item(item: Item) -> dict[str, Any]:
     """The result object of one position (both methods, both sides, engine score)."""
     board = chess.Board(item.fen)
-    verdicts = {}
+    verdicts: dict[str, dict[str, Any]] = {}
     for method in logic.STATIC_METHODS:
         verdicts[method] = {}
         for color in chess.COLORS:
@@ -302,24 +303,24 @@ def _side_wins(engine: dict[str, Any] | None, color: chess.Color) -> bool:
     return engine.get("cp") is not None and engine["cp"] * sign >= WIN_CP
 
 
-def categories(result: dict[str, Any]) -> list[str]:
+def categories(result: dict[str, Any]) -> list[Category]:
     """The suspect categories of a result (empty when nothing looks wrong)."""
-    cats = []
+    cats: list[Category] = []
     v = result["verdicts"]
     engine = result.get("engine")
     board = chess.Board(result["fen"])
     sides = [(c, chess.COLOR_NAMES[c]) for c in chess.COLORS]
     if any(v[m][name]["blocked"] and _side_wins(engine, c)
            for m in logic.STATIC_METHODS for c, name in sides):
-        cats.append("claims-blocked-engine-wins")
+        cats.append(Category.CLAIMS_BLOCKED_ENGINE_WINS)
     if engine and "error" not in engine and engine.get("mate") is None \
             and engine.get("cp") is not None and abs(engine["cp"]) <= DRAW_CP:
         for c, name in sides:
             if edge(board, c) and not any(v[m][name]["blocked"] for m in logic.STATIC_METHODS):
-                cats.append("drawish-with-edge-not-detected")
+                cats.append(Category.DRAWISH_WITH_EDGE_NOT_DETECTED)
                 break
     if any(v["paper"][name]["blocked"] != v["flood"][name]["blocked"] for _c, name in sides):
-        cats.append("methods-disagree")
+        cats.append(Category.METHODS_DISAGREE)
     if "exact" in result:
         cats += judge_categories(board, v, result["exact"])
     return cats
@@ -508,7 +509,7 @@ def _write_suspects(path: Path, rows: list[dict[str, Any]]) -> dict[str, int]:
             if src.get("id") is not None:
                 name += f" id {src['id']}"
             # a file name that is not UTF-8 as backslash escapes (EPD is UTF-8 text)
-            ops: dict[str, str] = {"id": escaped(name), "c0": cat, "c1": f"engine {score}"}
+            ops: dict[str, Any] = {"id": escaped(name), "c0": cat, "c1": f"engine {score}"}
             if "exact" in r:
                 ops["c2"] = judge_note(board, r["verdicts"], r["exact"])
             suspects.append(board.epd(**ops))

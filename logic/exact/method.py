@@ -205,8 +205,8 @@ class ExactMethod(Method):
             first, shown = _first_blow(d, v.color)
             more = " …" if len(d.san) > shown else ""
             if r.ends == DEFENDER_PROMOTES:
-                return (f"{defender_promotes(v.color).capitalize()}: {first}{more} "
-                        f"in {_plies(r.plies)}")
+                said = defender_promotes(v.color)
+                return f"{said[0].upper()}{said[1:]}: {first}{more} in {_plies(r.plies)}"
             return f"{v.side} breaks through: {first}{more} {_ends(r)} in {_plies(r.plies)}"
         why = "budget ran out" if r.ran_out else "strategies all ended undecided"
         return (f"{v.side}: unknown — the exact prover's {why} "

@@ -785,7 +785,7 @@ def test_forward_search_agrees_with_the_whole_dag() -> None:
 
 @pytest.mark.parametrize(("fen", "x"), [
     ("8/2P5/3p4/5p2/1P6/8/2k5/6K1 b - - 0 1", chess.BLACK),
-    ("6k1/7p/2pp1p1P/p1PP1Pp1/P5P1/3K4/8/8 w - - 0 1", chess.WHITE),
+    ("8/4p1p1/k1ppP1P1/2PP4/8/K7/1P6/8 w - - 0 1", chess.WHITE),
 ])
 def test_a_partial_expansions_line_is_shortened_by_the_forward_search(
         fen: str, x: chess.Color, monkeypatch) -> None:

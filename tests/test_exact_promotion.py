@@ -132,7 +132,8 @@ def test_only_the_full_games_x_promotions_can_be_taken() -> None:
     full = et.moves_of(e7, d2, et.FULL)
     (promo,) = [m for m in full.x if m.kind == et.PROMO]
     assert promo.child == (0, d2) and promo.sq == chess.E8
-    assert et.progress(*promo.child)[0] == et.progress(e7, d2)[0]
+    px, pd = et.progress(e7, d2)
+    assert et.progress(*promo.child) == (px + promo.gx, pd + promo.gd)
     assert [m.child for m in full.d if m.kind == et.PROMO] == [None]
     guarded = et.moves_of(e7 | (1 << chess.F7), 0, et.FULL)  # each guards the other's
     assert [m.child for m in guarded.x if m.kind == et.PROMO] == [None, None]

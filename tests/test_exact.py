@@ -379,7 +379,8 @@ def test_the_line_never_walks_into_an_en_passant_refutation(fen: str, x: chess.C
     assert r.status == "breaks" and r.fastest and r.pv[0] != double
     assert r.plies == len(r.pv) == plies
     exact.clear_cache()
-    assert exact.solve(board, x, method="forward").plies == plies
+    # the forward search's 19 plies take some 350,000 positions: a budget they fit in
+    assert exact.solve(board, x, method="forward", max_seconds=120).plies == plies
 
 
 @pytest.mark.parametrize("method", ["full", "forward"])
@@ -391,7 +392,7 @@ def test_among_equal_defences_the_kings_line_goes_for_the_passed_pawn(method: st
     beside b8, and the line is still the fastest (19 plies: a queen Black's king would
     take on b8 at once is no promotion)."""
     fen = "8/8/3K4/8/2p5/8/1P3k2/8 w - - 0 1"
-    r = exact.solve(chess.Board(fen), chess.WHITE, method=method)
+    r = exact.solve(chess.Board(fen), chess.WHITE, method=method, max_seconds=120)
     assert (r.status, r.plies, len(r.pv)) == ("breaks", 19, 19)
     b, steps = chess.Board(fen), 0
     for uci in r.pv:

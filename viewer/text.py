@@ -85,6 +85,9 @@ def side_summary(v: Verdict | None) -> str:
     if v.code == "proved":
         return f"{v.side} cannot win — proved ({v.method})"
     if v.code == "breaks":
+        ends = getattr(getattr(v.detail, "result", None), "ends", "")
+        if ends == logic.exact.DEFENDER_PROMOTES:  # a blockage that ends, no win
+            return f"{v.side}: the blockage ends, the defender forced to promote ({v.method})"
         return f"{v.side} breaks through — proved ({v.method})"
     if v.status == "unknown":
         return f"{v.side}: unknown ({v.method}: out of time, no guess)"

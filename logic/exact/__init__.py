@@ -26,7 +26,14 @@ from logic.exact.budget import (
     next_budget,
     structure_budget,
 )
-from logic.exact.method import EXACT, ExactDetail, ExactMethod, line_san
+from logic.exact.method import (
+    DEFENDER_PROMOTES,
+    EXACT,
+    ExactDetail,
+    ExactMethod,
+    defender_promotes,
+    line_san,
+)
 from logic.exact.prover import (
     ExactError,
     ExactResult,
@@ -38,6 +45,7 @@ from logic.exact.prover import (
 )
 
 __all__ = [
+    "DEFENDER_PROMOTES",
     "EXACT",
     "MAX_RETRY_SECONDS",
     "MAX_SECONDS",
@@ -51,6 +59,7 @@ __all__ = [
     "cache_info",
     "check_board",
     "clear_cache",
+    "defender_promotes",
     "line_san",
     "next_budget",
     "solve",

@@ -8,14 +8,16 @@ table keeps, per position, the most plies known not to suffice, the fewest known
 suffice and the move that decided (X's win, D's refutation: tried first next time).
 
 Exhaustive within its depth, so a win it finds is a proof, and the first depth at which
-the root wins is X's fastest distance in the real game (the first X move that
-promotes or mates, or D's first move that promotes, ends the line; stalemate and X
-without a move are no win).  Its line (:meth:`ForwardSearch.line`) is X's fastest
-move against D's longest defence, each by the same deepening: the fastest line of the
-real game, like the whole DAG's.  It never proves a blockage (kings can walk for
-ever, so the depth always cuts), and deep breakthroughs are out of its reach: where a
-blocked-looking wall falls to one pawn blow (the paper's Diagram 20, 1. f5, 9 plies)
-it answers in a fraction of a second, where the retrograde expansions take 20 s.
+the root wins is X's fastest distance in the real game (the first X promotion that
+stands or X's mate, or D's first move that promotes, ends the line; stalemate and X
+without a move are no win).  An X promotion whose new piece D's king can take at once
+ends nothing: D takes it (any other move lets it stand) and the search goes on.  Its
+line (:meth:`ForwardSearch.line`) is X's fastest move against D's longest defence,
+each by the same deepening: the fastest line of the real game, like the whole DAG's.
+It never proves a blockage (kings can walk for ever, so the depth always cuts), and
+deep breakthroughs are out of its reach: where a blocked-looking wall falls to one
+pawn blow (the paper's Diagram 20, 1. f5, 9 plies) it answers in a fraction of a
+second, where the retrograde expansions take 20 s.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from dataclasses import dataclass
 
 import chess
 
-from logic.exact.pv import PV, defence_rank
+from logic.exact.pv import PV, defence_rank, promotion_taker
 
 __all__ = ["ForwardSearch", "SearchAborted", "MAX_ENTRIES"]
 
@@ -132,17 +134,16 @@ class ForwardSearch:
             e.no = max(e.no, 0)
             return False
         x = b.turn == chess.WHITE
-        if x and any(m.promotion for m in moves):
-            e.win, e.move = 1, next(m for m in moves if m.promotion)
-            return True
+        if x:
+            standing = next((m for m in moves if m.promotion and promotion_taker(b, m) is None),
+                            None)
+            if standing is not None:
+                e.win, e.move = 1, standing
+                return True
         for m in _order(b, moves, e.move):
-            if m.promotion:  # D promotes: the blockage ends, a win for X
-                continue
-            b.push(m)
-            try:
-                r = self.wins(n - 1)
-            finally:
-                b.pop()
+            if m.promotion and (not x or m.promotion != chess.QUEEN):
+                continue  # D promotes (a win for X), or X's underpromotion (as a queen)
+            r = self._taken(m, n) if m.promotion else self._pushed(m, n)
             if r == x:  # X found a win, or D a refutation
                 e.move = m
                 break
@@ -153,6 +154,31 @@ class ForwardSearch:
         else:
             e.no = n
         return r
+
+    def _pushed(self, m: chess.Move, n: int) -> bool:
+        """Whether X wins within ``n - 1`` plies after ``m``."""
+        b = self.board
+        b.push(m)
+        try:
+            return self.wins(n - 1)
+        finally:
+            b.pop()
+
+    def _taken(self, m: chess.Move, n: int) -> bool:
+        """Whether X's promotion ``m``, whose new piece D's king takes at once (D's only
+        move that does not leave the promotion standing), wins within ``n`` plies."""
+        b = self.board
+        take = promotion_taker(b, m)
+        assert take is not None
+        if n < 2:
+            return False
+        b.push(m)
+        b.push(take)
+        try:
+            return self.wins(n - 2)
+        finally:
+            b.pop()
+            b.pop()
 
     def deepen(self, max_plies: int, limit: int | None = None) -> int | None:
         """Deepen from the root one ply at a time up to ``max_plies``: X's fastest
@@ -179,6 +205,18 @@ class ForwardSearch:
             k += 1
         return k
 
+    def _after(self, m: chess.Move, take: chess.Move, n: int) -> int:
+        """The distance after X's promotion ``m`` and D's capture ``take``, known to be
+        at most ``n - 2``."""
+        b = self.board
+        b.push(m)
+        b.push(take)
+        try:
+            return self._exact(n - 2)
+        finally:
+            b.pop()
+            b.pop()
+
     def line(self, max_plies: int = 2000) -> PV:
         """The line from the root (whose distance :meth:`deepen` found): X's fastest
         move, D's longest reply (among equal ones by :func:`defence_rank`), to the
@@ -194,8 +232,11 @@ class ForwardSearch:
             best: chess.Move | None = None
             best_d, rank = -1, 99
             for m in _order(b, legal, None):
-                if m.promotion:
+                take = promotion_taker(b, m) if m.promotion and x else None
+                if m.promotion and take is None:
                     d = 1
+                elif take is not None:
+                    d = 2 + self._after(m, take, n) if self._taken(m, n) else _NEVER
                 else:
                     b.push(m)
                     try:
@@ -209,7 +250,13 @@ class ForwardSearch:
                     best, best_d, rank = m, d, defence_rank(b, m)
             assert best is not None
             moves.append(best.uci())
+            take = promotion_taker(b, best) if best.promotion and x else None
             b.push(best)
+            if take is not None:  # X's new piece falls at once: the line goes on
+                moves.append(take.uci())
+                b.push(take)
+                n = best_d - 2
+                continue
             if best.promotion:
                 ends = "promotion" if x else "defender-promotion"
                 break

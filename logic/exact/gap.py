@@ -177,17 +177,23 @@ class GapExpansion:
     def _follow(self, moves: Moves, lg: et.Legal, rw: int, rb: int,
                 seeds: dict[Key, list[int]], heap: list[tuple[int, Key]]) -> None:
         """Seed the successors of the won states ``rw`` (X to move) and ``rb`` (D to
-        move) by every structure-changing move legal there."""
+        move) by every structure-changing move legal there (an X promotion D's king can
+        take: the structure after the capture)."""
         for side, mvs, states, nocheck, check in (
                 (0, moves.x, rw, lg.w ^ lg.xcheck, lg.xcheck),
                 (1, moves.d, rb, lg.b ^ lg.dcheck, lg.dcheck)):
             if not states:
                 continue
             for mv in mvs:
-                if mv.kind == PROMO:
+                if mv.kind == PROMO and mv.child is None:
                     continue
                 s = et.move_legal(mv, nocheck, check, not side) & states
                 if not s:
+                    continue
+                if mv.kind == PROMO:  # X's: D's king takes the new piece, X to move
+                    taken = et.d_takes_promoted(s, mv.sq)
+                    if taken:
+                        self._seed(seeds, heap, mv.child, 0, taken)
                     continue
                 if mv.kind == KCAP:
                     s = et.d_king_onto(s, mv.sq) if side else et.x_king_onto(s, mv.sq)

@@ -4,9 +4,12 @@
 promotion (by either side) or a mate; this module turns its answer into a
 :class:`~logic.verdict.Verdict`: ``blocked`` True is a proof that the side cannot win,
 False with code ``"breaks"`` a proof that it breaks through (the line in
-``detail.result.pv``, in SAN in ``detail.san``), and status ``"unknown"`` when the
-budget ran out (``blocked`` False then, and never a guess).  Untraced verdicts are
-cached per board and side; the solved structures are cached by the prover itself.
+``detail.result.pv``, in SAN in ``detail.san``) -- or, where the line ends in the
+defender's forced promotion (``ends == "defender-promotion"``), that the blockage ends
+with no win for the side proved (:func:`defender_promotes` words it) -- and status
+``"unknown"`` when the budget ran out (``blocked`` False then, and never a guess).
+Untraced verdicts are cached per board and side; the solved structures are cached by
+the prover itself.
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ from logic.steps import Recorder
 from logic.verdict import Verdict
 from logic.vocab import Rule, Status
 
-__all__ = ["ExactMethod", "ExactDetail", "EXACT", "line_san", "STRUCTURE_STEPS"]
+__all__ = ["ExactMethod", "ExactDetail", "EXACT", "line_san", "STRUCTURE_STEPS",
+           "DEFENDER_PROMOTES", "defender_promotes"]
 
 #: at most this many structures are drawn one by one in a trace
 STRUCTURE_STEPS = 12
@@ -202,6 +206,9 @@ class ExactMethod(Method):
                 return f"{v.side} breaks through — proved (exact, {r.ms / 1000:.2f} s)"
             first, shown = _first_blow(d, v.color)
             more = " …" if len(d.san) > shown else ""
+            if r.ends == DEFENDER_PROMOTES:
+                said = defender_promotes(v.color)
+                return f"{said[0].upper()}{said[1:]}: {first}{more} in {_plies(r.plies)}"
             return f"{v.side} breaks through: {first}{more} {_ends(r)} in {_plies(r.plies)}"
         why = "budget ran out" if r.ran_out else "strategies all ended undecided"
         return (f"{v.side}: unknown — the exact prover's {why} "
@@ -227,6 +234,9 @@ class ExactMethod(Method):
             line = f": {_numbered(d)}" if d.san else ""
             how = (f", by a forward search of {_plural(r.nodes, 'position')}"
                    if r.restricted == "forward" else "")
+            if r.ends == DEFENDER_PROMOTES:
+                return (f"{defender_promotes(v.color)}, in {_plies(r.plies)} (exact: "
+                        f"{_work(r)}, {secs:.2f} s{how}){line}")
             return (f"{name.us} breaks through, {_ends(r)} in {_plies(r.plies)} (exact: "
                     f"{_work(r)}, {secs:.2f} s{how}){line}")
         if r.ran_out == "structures":
@@ -281,10 +291,12 @@ class ExactMethod(Method):
                     f"hold too).",
                     changed=r.king_map, kingmap=r.king_map, facts=(("holds", True),))
         elif r.status == "breaks":
+            does = ("forces the end of the blockage" if r.ends == DEFENDER_PROMOTES
+                    else "breaks through")
             rec.add("exact-kings", Rule.EXACT, "king map",
-                    f"With {rec.them}'s king where it stands, {rec.us} breaks through from the "
-                    f"{marked} of its king (the squares this proof covers, others may break "
-                    f"through too).",
+                    f"With {rec.them}'s king where it stands, {rec.us} {does} from the "
+                    f"{marked} of its king (the squares this proof covers, others may "
+                    f"too).",
                     changed=r.king_map, kingmap=r.king_map, facts=(("holds", False),))
             _record_line(rec, board, r, color)
         rec.add("verdict", Rule.EXACT, "verdict", v.headline + ".")
@@ -295,6 +307,19 @@ class ExactMethod(Method):
 
     def cache_info(self) -> dict[str, int]:
         return {"verdicts": len(self._verdicts)}
+
+
+#: ``ExactResult.ends`` of a line that ends in the defender's forced promotion
+DEFENDER_PROMOTES = "defender-promotion"
+
+
+def defender_promotes(attacker: chess.Color) -> str:
+    """What a line that ends in the defender's forced promotion says: the blockage ends,
+    but that is no win for ``attacker`` (the promotion counts for the attacker only so
+    that "cannot win" stays a proof)."""
+    them = chess.COLOR_NAMES[not attacker].capitalize()
+    us = chess.COLOR_NAMES[attacker].capitalize()
+    return f"the blockage ends: {them} is forced to promote (no win for {us} proved)"
 
 
 def _ends(r: ExactResult) -> str:
@@ -341,12 +366,18 @@ def _record_line(rec: Recorder, board: chess.Board, r: ExactResult,
         mover = chess.COLOR_NAMES[b.turn].capitalize()
         before = {c: _passed_files(b, c) for c in chess.COLORS}
         capture = b.is_capture(move)
+        taken = capture and b.piece_type_at(move.to_square) not in (chess.PAWN, None)
         b.push(move)
         passed = _new_passers(b, before, attacker)
         if i == len(r.pv) - 1:
             tail = {"promotion": f"{mover} promotes: the blockage is over.",
-                    "defender-promotion": f"{mover} promotes, forced to: the blockage is over.",
+                    "defender-promotion": f"{mover} is forced to promote: the blockage ends "
+                                          f"(no win for {rec.us} proved).",
                     "mate": "Checkmate."}.get(r.ends, "The blockage is over.")
+        elif move.promotion:
+            tail = f"{mover} promotes, but the new piece is taken at once."
+        elif taken:
+            tail = f"{mover} takes the new piece: the game goes on with kings and pawns."
         elif passed:
             tail = passed
         elif capture:

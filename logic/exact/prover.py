@@ -2,7 +2,11 @@
 
 :func:`solve` decides whether side X can force the *target* -- any promotion, by
 either side, or the defender D checkmated -- against every defence.  Stalemate,
-X being mated and endless play are not the target; there is no 50-move rule.
+X being mated and endless play are not the target; there is no 50-move rule.  An X
+promotion whose new piece D's king can take at once (the square unguarded) is no
+target: D chooses between taking it (the game goes on without X's pawn) and letting it
+stand (the target).  A D promotion always counts for X (X may decline to take): that
+keeps "X cannot win" a proof, but it is no win for X (``ends="defender-promotion"``).
 
 * ``blocked=True`` is a proof that X cannot win: D has a strategy that never
   promotes, never lets X promote and never gets mated, so X never has more than

@@ -12,7 +12,8 @@ bound says (``2n - 1`` / ``2n`` plies) or as no win at all, so a PV from a parti
 expansion is fastest within the game that gave the proof.
 
 The PV is then walked with python-chess from the root: X plays a move of least
-distance, D one of greatest.
+distance, D one of greatest.  An X promotion whose new piece D's king can take at once
+(:func:`promotion_taker`) is followed by that capture, and the line goes on.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from logic.exact.tables import Tables
 from logic.pawns import passed_pawns
 
 __all__ = ["Dist", "DistanceError", "Source", "defence_rank", "distances",
-           "solve_distances", "walk", "PV"]
+           "solve_distances", "walk", "PV", "promotion_taker"]
 
 INF = 30_000  # no win
 _DT = np.int16
@@ -112,7 +113,11 @@ def _x_static(moves: tuple[et.Move, ...], get: Callable[[Key], Dist], lg: et.Leg
     nocheck = lg.w ^ lg.xcheck
     for mv in moves:
         if mv.kind == et.PROMO:
-            sx[_bools(nocheck & et.KING_OFF[mv.sq])] = 1
+            legal = _bools(nocheck & et.KING_OFF[mv.sq])
+            if mv.child is None:
+                sx[legal] = 1
+            else:
+                np.minimum(sx, np.where(legal, _promo_dist(mv.sq, get(mv.child)), INF), out=sx)
             continue
         c = get(mv.child)
         if mv.kind == et.KCAP:
@@ -128,6 +133,16 @@ def _x_static(moves: tuple[et.Move, ...], get: Callable[[Key], Dist], lg: et.Leg
             cand = _plus1(c.b)
         np.minimum(sx, cand, out=sx)
     return sx
+
+
+def _promo_dist(sq: int, c: Dist) -> np.ndarray:
+    """Plies to the target by X's promotion on ``sq``: 1 where it stands, else 2 plus
+    the child's X-to-move distance with D's king on ``sq`` (it takes the new piece)."""
+    cand = np.ones(et.NSTATES, dtype=_DT)
+    taken = _bools(et.promo_capturable(sq))
+    lane = _plus1(_plus1(c.w.reshape(64, 64)[sq, :]))
+    cand[taken] = np.broadcast_to(lane, (64, 64)).reshape(-1)[taken]
+    return cand
 
 
 def _d_static(moves: tuple[et.Move, ...], get: Callable[[Key], Dist], lg: et.Legal
@@ -205,6 +220,9 @@ def _add(seeds: dict[Key, list[int]], key: Key, side: int, bits: int) -> None:
 def _seed_x(mv: et.Move, rw: int, src: Source, seeds: dict[Key, list[int]]) -> None:
     """Propagate X's structure move ``mv`` from the reachable X-to-move wins ``rw``."""
     c = src.lower(mv.child)
+    if mv.kind == et.PROMO:  # D's king takes the new piece: X to move
+        _add(seeds, mv.child, 0, et.d_takes_promoted(rw, mv.sq) & c.wgood)
+        return
     if mv.kind == et.KCAP:
         _add(seeds, mv.child, 1, et.x_king_onto(rw, mv.sq) & c.b)
         return
@@ -340,6 +358,35 @@ def _lookup(board: chess.Board, dist: dict[Key, Dist], depth: int = 0) -> int:
     return int((d.w if board.turn == chess.WHITE else d.b)[et.index(wk, bk)])
 
 
+def promotion_taker(board: chess.Board, move: chess.Move) -> chess.Move | None:
+    """The capture of the piece ``move`` (a promotion by the side to move, White = X in
+    the solver's orientation) promotes by the other side's king at once, or None when
+    the new piece stands: the other king is not next to the square, or the square is
+    guarded (by the promoting side's king or another of its pawns)."""
+    t = move.to_square
+    king = board.king(not board.turn)
+    if king is None or not chess.BB_KING_ATTACKS[king] >> t & 1:
+        return None
+    if board.attackers_mask(board.turn, t) & ~chess.BB_SQUARES[move.from_square]:
+        return None
+    return chess.Move(king, t)
+
+
+def _x_promotion(board: chess.Board, mv: chess.Move, dist: dict[Key, Dist], depth: int
+                 ) -> int:
+    """Plies to the target by X's promotion ``mv``: 1 if the new piece stands, else 2
+    plus the distance after D's king takes it (D's longest defence)."""
+    take = promotion_taker(board, mv)
+    if take is None:
+        return 1
+    board.push(mv)
+    board.push(take)
+    v = _lookup(board, dist, depth + 2)
+    board.pop()
+    board.pop()
+    return min(v + 2, INF)
+
+
 def _expand(board: chess.Board, dist: dict[Key, Dist], depth: int = 0
             ) -> tuple[int, chess.Move | None]:
     """Best distance and move: least for X (White), greatest for D.
@@ -357,7 +404,7 @@ def _expand(board: chess.Board, dist: dict[Key, Dist], depth: int = 0
         if mv.promotion is not None and mv.promotion != chess.QUEEN:
             continue
         if mv.promotion is not None:
-            v = 1
+            v = _x_promotion(board, mv, dist, depth) if x else 1
         else:
             board.push(mv)
             v = min(_lookup(board, dist, depth + 1) + 1, INF)
@@ -409,6 +456,12 @@ def walk(board: chess.Board, dist: dict[Key, Dist], max_plies: int = 2000) -> PV
         if mv is None or (v >= INF and b.turn == chess.WHITE):
             raise DistanceError(f"the PV left the winning region at {b.fen()}")
         moves.append(mv.uci())
+        take = promotion_taker(b, mv) if mv.promotion is not None and b.turn else None
+        if take is not None:  # X's new piece falls at once: the line goes on
+            b.push(mv)
+            b.push(take)
+            moves.append(take.uci())
+            continue
         if mv.promotion is not None:
             ends = "promotion" if b.turn == chess.WHITE else "defender-promotion"
             b.push(mv)

@@ -18,6 +18,7 @@ from logic.bitboards import flood_fill, pawn_attacks
 from logic.exact.tables import (
     DOUBLE,
     KCAP,
+    PROMO,
     PUSH,
     Legal,
     Moves,
@@ -196,6 +197,16 @@ def regions(xp: int, dp: int, xs: int, ds: int) -> tuple[int, int]:
             flood_fill(ds, _ALL64 & ~occ & ~pawn_attacks(xp, chess.WHITE)))
 
 
+def _promo_seed(sq: int, xr: int, dr: int) -> tuple[int, int] | None:
+    """The kings' squares after D's king takes a piece X promoted on ``sq`` (X's king in
+    ``xr``, not next to ``sq``; D's king from ``dr`` next to ``sq``), or None if it
+    cannot."""
+    xs = xr & ~(_KA[sq] | 1 << sq)
+    if not xs or not _KA[sq] & dr:
+        return None
+    return xs, 1 << sq
+
+
 def reach_moves(moves: Moves, xr: int, dr: int
                 ) -> list[tuple[tuple[int, int], int, int, int, int]]:
     """The structure-changing moves possible with the kings somewhere in ``xr`` / ``dr``:
@@ -203,13 +214,19 @@ def reach_moves(moves: Moves, xr: int, dr: int
     capture: ask :func:`progress`).  King captures need the captured pawn next to the
     capturing king's region; a push needs both kings off the squares it enters or
     passes (a king whose region is only such squares blocks it), and the child is
-    seeded without them."""
+    seeded without them.  X's promotion with a child (FULL) leads there when D's king can
+    stand next to the square: D's king takes on it, X's king stays in its region."""
     out: list[tuple[tuple[int, int], int, int, int, int]] = []
     for side, side_moves in ((0, moves.x), (1, moves.d)):
         for mv in side_moves:
             if mv.child is None:
                 continue
             kind = mv.kind
+            if kind == PROMO:
+                seed = _promo_seed(mv.sq, xr, dr)
+                if seed is not None:
+                    out.append((mv.child, seed[0], seed[1], mv.gx, mv.gd))
+                continue
             if kind == KCAP:  # the capturing king (D's if ``side``) ends on the square
                 if _KA[mv.sq] & (dr if side else xr):
                     at = 1 << mv.sq

@@ -46,7 +46,8 @@ __all__ = [
     "Move", "Moves", "Legal", "PUSH", "DOUBLE", "CAP", "PROMO", "KCAP", "LOW", "HIGH",
     "x_on", "d_on", "kings_on", "lanes_of", "x_pred", "d_pred", "bits", "legal_masks",
     "move_legal", "moves_of", "solve_structure", "ep_after_x_double", "ep_after_d_double",
-    "progress", "index", "king_squares", "x_king_onto", "d_king_onto",
+    "progress", "index", "king_squares", "x_king_onto", "d_king_onto", "promo_capturable",
+    "d_takes_promoted",
 ]
 
 FULL = "full"
@@ -185,7 +186,10 @@ class Move(NamedTuple):
 
     ``kind``: PUSH (single push), DOUBLE, CAP (pawn capture), PROMO (push to the last
     rank), KCAP (the king captures the pawn on ``sq``); ``sq`` the destination;
-    ``child`` the structure after it (None for PROMO); ``mid`` the square a double
+    ``child`` the structure after it; for PROMO None (the promotion always ends the
+    game), except X's promotions in FULL onto a square no other X pawn guards: there
+    the structure after D's king takes the new piece (:func:`promo_capturable`,
+    :func:`d_takes_promoted`); ``mid`` the square a double
     push passes; ``ep`` the structures after the opponent's en-passant captures a
     double push allows; ``gx``, ``gd``: how much :func:`progress` changes.
     """
@@ -229,7 +233,17 @@ _NOT_H = _ALL64 & ~chess.BB_FILE_H
 _mk = tuple.__new__  # builds a Move without the NamedTuple constructor's overhead
 
 
-def _x_moves(xp: int, dp: int, d_captures_ep: bool) -> list[Move]:
+def _x_promo(xp: int, dp: int, t: int, takeable: bool) -> Move:
+    """X's promotion on ``t``; with ``takeable`` (FULL) and no other X pawn guarding
+    ``t``, its child is the structure after D's king takes the new piece (X's pawn gone:
+    ``px`` stays, ``pd`` gains 1)."""
+    rest = xp ^ (1 << (t - 8))
+    if takeable and not _ATT_B[t] & rest:
+        return Move(kind=PROMO, child=(rest, dp), sq=t, mid=0, ep=(), gx=0, gd=1)
+    return Move(kind=PROMO, child=None, sq=t, mid=0, ep=(), gx=0, gd=0)
+
+
+def _x_moves(xp: int, dp: int, d_captures_ep: bool, takeable: bool = False) -> list[Move]:
     occ = xp | dp
     out: list[Move] = []
     app = out.append
@@ -238,7 +252,7 @@ def _x_moves(xp: int, dp: int, d_captures_ep: bool) -> list[Move]:
     while bb:
         t = (bb & -bb).bit_length() - 1
         bb &= bb - 1
-        app(_mk(Move, (PROMO, None, t, 0, (), 0, 0)))
+        app(_x_promo(xp, dp, t, takeable))
     bb = pushes & ~_RANK_8
     while bb:
         t = (bb & -bb).bit_length() - 1
@@ -318,12 +332,18 @@ def bits(bb: int) -> list[int]:
 
 def moves_of(xp: int, dp: int, mode: str) -> Moves:
     """Every structure-changing move in ``mode`` (a superset of those legal for some king
-    placement; king captures of pawns their own pawns protect are left out)."""
+    placement; king captures of pawns their own pawns protect are left out).
+
+    Only FULL gives X's promotions the child where D's king takes the new piece at once;
+    the restricted games count every promotion as X's success.  That only adds X wins
+    (D may always decline the capture), so their "X cannot win" stays a proof for the
+    full game."""
     if mode == KINGS:
         return Moves(tuple(_x_moves(xp, dp, False)), ())
     if mode == LEVERS:
         return Moves(tuple(_x_moves(xp, dp, True)), tuple(_d_moves(xp, dp, False, False)))
-    return Moves(tuple(_x_moves(xp, dp, True)), tuple(_d_moves(xp, dp, mode == FULL)))
+    full = mode == FULL
+    return Moves(tuple(_x_moves(xp, dp, True, full)), tuple(_d_moves(xp, dp, full)))
 
 
 class Legal(NamedTuple):
@@ -357,6 +377,37 @@ _KCAPD = [lanes_of(_KA[s]) * (_ALL64 & ~_KA[s] & ~(1 << s)) for s in range(64)]
 _LKA = [lanes_of(_KA[s]) for s in range(64)]
 _XNEXT = [x_on(_ATT_B[s]) for s in range(64)]  # X's king attacked by a black pawn on s
 _DNEXT = [d_on(_ATT_W[s]) for s in range(64)]  # D's king attacked by a white pawn on s
+
+
+#: D's king next to s and X's king not (nor on s): D's king may take a piece X promotes
+#: on s when no X pawn guards s
+_PCAP = [d_on(_KA[s]) & ~x_on(_KA[s] | 1 << s) for s in range(64)]
+
+
+def promo_capturable(sq: chess.Square) -> int:
+    """The states (either side to move) with D's king next to ``sq`` and X's king neither
+    next to nor on it: where D's king may take at once a piece X promotes on ``sq``
+    when no X pawn guards ``sq``."""
+    return _PCAP[sq]
+
+
+def d_takes_promoted(states: int, sq: chess.Square) -> int:
+    """The X-to-move states after D's king takes a piece X just promoted on ``sq``, from
+    the states of ``states`` where it can (:func:`promo_capturable`): D's king on
+    ``sq``, X's king where it was."""
+    return d_king_onto(states & _PCAP[sq], sq)
+
+
+def _promo_wins(mv: Move, c: Tables) -> int:
+    """The states where X's promotion ``mv`` (with a child) wins, given the child's
+    tables: the promotion stands (D's king cannot take the new piece), or D's king
+    takes it into an X win (the child's X-to-move lane of ``mv.sq``).  D chooses, and
+    a promotion that stands is X's success, so a capture decides where there is one."""
+    t = mv.sq
+    if c is HIGH:
+        return ALL_STATES
+    lane = (c.wgood >> (64 * t)) & _ALL64
+    return (ALL_STATES ^ _PCAP[t]) | (lane * _LKA[t] & _PCAP[t])
 
 
 def move_legal(mv: Move, nocheck: int, check: int, x: bool) -> int:
@@ -398,7 +449,8 @@ def _x_static(moves: tuple[Move, ...], get, lg: Legal) -> int:
     for mv in moves:
         kind = mv.kind
         if kind == PROMO:
-            static |= nocheck & KING_OFF[mv.sq]
+            promo = nocheck & KING_OFF[mv.sq]
+            static |= promo if mv.child is None else promo & _promo_wins(mv, get(mv.child))
             continue
         c = get(mv.child)
         if c is HIGH:

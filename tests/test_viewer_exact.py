@@ -236,6 +236,11 @@ def test_a_proving_window_sleeps_but_shows_progress(home) -> None:
     n0 = a.state.proving().structures
     a.run(seconds=1.2)
     assert 2 <= a.draws - before <= 8  # four times a second, not every frame
+    # the count the window shows grows while it sleeps (a proof's phase between two
+    # reports may take a while on a busy machine: a generous timeout, not a budget)
+    deadline = time.monotonic() + 60
+    while a.state.proving().structures <= n0 and time.monotonic() < deadline:
+        a.run(seconds=0.25)
     assert a.state.proving().structures > n0
     a.close()
 
@@ -477,11 +482,13 @@ def test_a_gif_from_the_dialog_is_encoded_while_the_window_goes_on(home, tmp_pat
         assert im.n_frames > 10
 
 
-def test_a_background_gif_that_cannot_be_written_says_why(home, tmp_path) -> None:
+def test_a_background_gif_that_cannot_be_written_says_why(home, tmp_path, monkeypatch) -> None:
     blocker = tmp_path / "taken"
     blocker.write_text("x")
     a = make(home, FINE70, method="paper")
-    a.exporter.export("gif", blocker / "trace.gif", background=True)
+    # a relative path: the message names it in full whatever the length of the tmp path
+    monkeypatch.chdir(tmp_path)
+    a.exporter.export("gif", Path("taken") / "trace.gif", background=True)
     deadline = time.monotonic() + 60
     while a.exporter.busy:
         assert time.monotonic() < deadline

@@ -48,6 +48,7 @@ def _x_wdl(tb: chess.syzygy.Tablebase, board: chess.Board, x: chess.Color) -> in
 MATERIALS = [("P", ""), ("", "p"), ("PP", ""), ("", "pp"), ("P", "p")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("white,black", MATERIALS)
 def test_blocked_is_never_a_syzygy_win(white: str, black: str, syzygy_dir) -> None:
     """Thousands of random positions, either side to move, each side with pawns as X:
@@ -71,6 +72,7 @@ def test_blocked_is_never_a_syzygy_win(white: str, black: str, syzygy_dir) -> No
     assert checked >= 700 and blocked > 10
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["kings", "levers", "nopush"])
 def test_restricted_games_never_block_a_syzygy_win(game: str, syzygy_dir) -> None:
     """A restricted game's ``blocked`` (the defender weaker than in chess) is a proof of
@@ -96,6 +98,7 @@ def test_restricted_games_never_block_a_syzygy_win(game: str, syzygy_dir) -> Non
     assert blocked >= {"kings": 1, "levers": 15, "nopush": 100}[game]
 
 
+@pytest.mark.slow
 def test_gap_expansion_never_blocks_a_win(syzygy_dir) -> None:
     """The gap-guided expansion's ``blocked`` (an upper bound from a partial expansion
     of the full game) is never a Syzygy win and always the whole DAG's answer; it
@@ -131,6 +134,7 @@ def test_gap_expansion_proves_an_open_master_blockage() -> None:
     assert r.king_map >> chess.F5 & 1
 
 
+@pytest.mark.slow
 def test_syzygy_wins_all_break_through(syzygy_dir) -> None:
     """Winning needs a promotion or a mate, so a Syzygy win is never blocked (the other
     direction of the same check, on positions the table calls won)."""
@@ -330,6 +334,7 @@ def test_pv_is_fastest_by_brute_force(fen: str, x: chess.Color) -> None:
     assert not _forces(chess.Board(fen), x, r.plies - 1, {})
 
 
+@pytest.mark.slow
 def test_pvs_replay_on_random_breakthroughs(syzygy_dir) -> None:
     rng = random.Random(8)
     seen = 0
@@ -371,7 +376,8 @@ def test_the_line_never_walks_into_an_en_passant_refutation(fen: str, x: chess.C
     assert r.status == "breaks" and r.fastest and r.pv[0] != double
     assert r.plies == len(r.pv) == plies
     exact.clear_cache()
-    assert exact_solve(board, x, method="forward").plies == plies
+    # the 33-ply line takes the search 789,000 positions: a budget of work that holds them
+    assert exact_solve(board, x, method="forward", max_seconds=30).plies == plies
 
 
 @pytest.mark.parametrize("method", ["full", "forward"])
@@ -424,6 +430,7 @@ def _near_fortress(rng: random.Random) -> chess.Board:
             return board
 
 
+@pytest.mark.slow
 def test_shortcuts_agree_with_the_full_game() -> None:
     """The restricted games, the partial expansions and the whole DAG never contradict
     each other wherever two of them decide; the cache and the colour-flipped mirror
@@ -749,6 +756,7 @@ def test_diagram_20_breaks_with_the_papers_f5_within_the_default_budget() -> Non
     assert "by a forward search of" in verdict_reason(v)
 
 
+@pytest.mark.slow
 def test_forward_search_agrees_with_the_whole_dag() -> None:
     """Wherever the forward search proves a breakthrough, the whole DAG proves one
     too, as fast (the same plies), and the forward line replays to its end; it never

@@ -450,6 +450,7 @@ def test_r_is_not_offered_once_the_structure_ceiling_ended_the_proof(home, monke
     assert a.state.proof_seconds is None and "most structures" in a.state.message.text
 
 
+@pytest.mark.slow
 def test_a_gif_from_the_dialog_is_encoded_while_the_window_goes_on(home, tmp_path) -> None:
     """Ctrl+G, a file picked: the frames are drawn at once and encoded in the background,
     so the window keeps taking keys (F flips the board meanwhile); the message says when

@@ -36,13 +36,16 @@ MAX_RETRY_SECONDS = 640.0
 #: distances computed for a principal variation
 Work = Literal["solve", "move", "visit", "node", "distance"]
 
-#: :class:`WorkClock`'s seconds per unit of work: about what each takes on a two-core
-#: machine of the project's kind, so that a budget of N seconds buys about as much work
-#: as N seconds of the wall clock (measured: a solve costs about 45 us plus 8 us a move,
-#: 60 us for Fine #70's 6 moves a structure, 400 us for the 45 of eight pawns a side; a
-#: forward-search position 35 us)
-WORK_SECONDS: Mapping[Work, float] = {"solve": 4.5e-5, "move": 8e-6, "visit": 2e-5,
-                                      "node": 3.5e-5, "distance": 2e-4}
+#: :class:`WorkClock`'s seconds per unit of work: about what each takes on an idle
+#: two-core machine of the project's kind, so that a budget of N seconds buys about as
+#: much work as N seconds of the wall clock there.  Measured: the forward search finds
+#: the 33-ply line of ``2k5/6p1/8/5P2/8/8/8/2K5 b`` after 789,000 positions, within the
+#: default 10 s on the idle machine (12.5 us a position); relative to a position, a
+#: structure solve costs 0.4 plus 0.28 a structure-changing move (Fine #70's whole DAG,
+#: 6 moves a structure, and eight pawns a side, 45 moves, in the same runs), a forward
+#: pass's visit 0.65, a structure's distances (NumPy value iteration) an estimated 8
+WORK_SECONDS: Mapping[Work, float] = {"solve": 5e-6, "move": 3.5e-6, "visit": 8e-6,
+                                      "node": 1.25e-5, "distance": 1e-4}
 
 
 class Clock(Protocol):

@@ -168,8 +168,10 @@ class GapExpansion:
         n = 0
         while heap:
             n += 1
-            if n & 63 == 63 and self.budget.late():
-                return []
+            if n & 63 == 63:
+                self.budget.clock.work("visit", 64)  # the walk's structures, as work
+                if self.budget.late():
+                    return []
             _, key = heapq.heappop(heap)
             sw, sb = seeds.pop(key)
             if key not in self.moves:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import random
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -510,6 +511,26 @@ def test_cancel_gives_unknown() -> None:
 
     r = exact_solve(board, chess.WHITE, cancel=cancel)
     assert r.status == "unknown" and len(calls) == 3
+
+
+def test_under_a_work_clock_the_answer_does_not_depend_on_the_machines_speed() -> None:
+    """A :class:`WorkClock` advances with the work done, so a time budget is a count of
+    work: the same call on a machine slowed down (a cancel poll that sleeps, 2 ms every
+    16 solves) gives the same answer, counts and time (the work it was worth, within the
+    budget); the budget still runs out, after as many solves as it buys."""
+    board = chess.Board("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1")
+
+    def slow() -> bool:
+        time.sleep(0.002)
+        return False
+
+    runs = [exact.solve(board, chess.WHITE, max_seconds=0.05, pv=False, use_cache=False,
+                        cancel=cancel, clock=WorkClock()) for cancel in (None, slow)]
+    assert (runs[0].status, runs[0].ran_out) == ("unknown", "time")
+    assert runs[0] == runs[1] and 40 < runs[0].ms <= 50
+    clock = WorkClock({"solve": 1.0, "move": 0.0, "visit": 0.0, "node": 0.0, "distance": 0.0})
+    r = exact.solve(board, chess.WHITE, max_seconds=7, pv=False, use_cache=False, clock=clock)
+    assert r.structures == clock.done["solve"] == 7 and clock() == 7.0
 
 
 def test_cache_is_capped_and_clearable() -> None:

@@ -44,6 +44,15 @@ def regen_refs(request) -> bool:
     return request.config.getoption("--regen-refs")
 
 
+def use_work_clock() -> None:
+    """Give this process's exact proofs a :class:`~logic.exact.WorkClock` each (for a
+    worker process of a test, which the fixture below does not reach)."""
+    import logic
+    from logic.exact import WorkClock
+
+    logic.METHODS["exact"].clock = WorkClock
+
+
 @pytest.fixture(autouse=True)
 def _work_clock(monkeypatch):
     """Every exact proof made through the registry (``logic.detect``, the batch tools,

@@ -42,3 +42,24 @@ def pytest_addoption(parser):
 @pytest.fixture
 def regen_refs(request) -> bool:
     return request.config.getoption("--regen-refs")
+
+
+def use_work_clock() -> None:
+    """Give this process's exact proofs a :class:`~logic.exact.WorkClock` each (for a
+    worker process of a test, which the fixture below does not reach)."""
+    import logic
+    from logic.exact import WorkClock
+
+    logic.METHODS["exact"].clock = WorkClock
+
+
+@pytest.fixture(autouse=True)
+def _work_clock(monkeypatch):
+    """Every exact proof made through the registry (``logic.detect``, the batch tools,
+    the commands run in-process, the viewer's background proofs) reads a clock of its own
+    that advances with the work done, never with wall time: a budget is a count of work,
+    so an answer never depends on the machine's speed or load."""
+    import logic
+    from logic.exact import WorkClock
+
+    monkeypatch.setattr(logic.METHODS["exact"], "clock", WorkClock)

@@ -7,7 +7,9 @@ from __future__ import annotations
 import ast
 import random
 import re
+import time
 from pathlib import Path
+from typing import Any
 
 import chess
 import chess.syzygy
@@ -18,9 +20,16 @@ from logic.exact import dag as exact_dag
 from logic.exact import prover as exact
 from logic.exact import reach as er
 from logic.exact import tables as et
+from logic.exact.budget import WorkClock
 from tests.strategies import random_material_board
 
 LOGIC = Path(exact.__file__).resolve().parent
+
+
+def exact_solve(board: chess.Board, color: chess.Color, **kw: Any) -> exact.ExactResult:
+    """:func:`exact.solve` on a clock of its own that counts work, never wall time: the
+    answer, its counts and its line are the same on any machine under any load."""
+    return exact.solve(board, color, clock=WorkClock(), **kw)
 
 
 @pytest.fixture(autouse=True)
@@ -40,6 +49,7 @@ def _x_wdl(tb: chess.syzygy.Tablebase, board: chess.Board, x: chess.Color) -> in
 MATERIALS = [("P", ""), ("", "p"), ("PP", ""), ("", "pp"), ("P", "p")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("white,black", MATERIALS)
 def test_blocked_is_never_a_syzygy_win(white: str, black: str, syzygy_dir) -> None:
     """Thousands of random positions, either side to move, each side with pawns as X:
@@ -52,7 +62,7 @@ def test_blocked_is_never_a_syzygy_win(white: str, black: str, syzygy_dir) -> No
             for x in chess.COLORS:
                 if not board.pawns & board.occupied_co[x]:
                     continue
-                r = exact.solve(board, x, pv=False)
+                r = exact_solve(board, x, pv=False)
                 assert r.status != "unknown", board.fen()
                 checked += 1
                 if r.blocked:
@@ -63,6 +73,7 @@ def test_blocked_is_never_a_syzygy_win(white: str, black: str, syzygy_dir) -> No
     assert checked >= 700 and blocked > 10
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["kings", "levers", "nopush"])
 def test_restricted_games_never_block_a_syzygy_win(game: str, syzygy_dir) -> None:
     """A restricted game's ``blocked`` (the defender weaker than in chess) is a proof of
@@ -75,19 +86,20 @@ def test_restricted_games_never_block_a_syzygy_win(game: str, syzygy_dir) -> Non
         for _ in range(250):
             board = random_material_board(rng, "P", "p")
             for x in chess.COLORS:
-                r = exact.solve(board, x, pv=False, method=game)
+                r = exact_solve(board, x, pv=False, method=game)
                 assert r.status in ("blocked", "unknown"), (board.fen(), x, r)
                 if r.blocked:
                     blocked += 1
                     assert _x_wdl(tb, board, x) <= 0, (board.fen(), x, game)
                     if larger:
-                        assert exact.solve(board, x, pv=False, method=larger).blocked, (
+                        assert exact_solve(board, x, pv=False, method=larger).blocked, (
                             board.fen(), x, game, larger)
     # the defending king alone rarely holds a random KPvKP board; with its pawn's
     # captures, and then its own, ever more often
     assert blocked >= {"kings": 1, "levers": 15, "nopush": 100}[game]
 
 
+@pytest.mark.slow
 def test_gap_expansion_never_blocks_a_win(syzygy_dir) -> None:
     """The gap-guided expansion's ``blocked`` (an upper bound from a partial expansion
     of the full game) is never a Syzygy win and always the whole DAG's answer; it
@@ -100,13 +112,13 @@ def test_gap_expansion_never_blocks_a_win(syzygy_dir) -> None:
             for x in chess.COLORS:
                 if not board.pawns & board.occupied_co[x]:
                     continue
-                r = exact.solve(board, x, pv=False, method="gap")
+                r = exact_solve(board, x, pv=False, method="gap")
                 assert r.status in ("blocked", "unknown"), (board.fen(), x, r)
                 if r.blocked:
                     blocked += 1
                     assert r.restricted == "gap" and r.king_map
                     assert _x_wdl(tb, board, x) <= 0, (board.fen(), x)
-                    assert exact.solve(board, x, pv=False, method="full").blocked, board.fen()
+                    assert exact_solve(board, x, pv=False, method="full").blocked, board.fen()
     assert blocked >= 50, blocked
 
 
@@ -118,11 +130,12 @@ def test_gap_expansion_proves_an_open_master_blockage() -> None:
     Black's king where it stands."""
     board = chess.Board("8/pp2p3/3p4/P1pP1k2/2P2p2/1PP2P2/6K1/8 b - - 0 49")
     exact.clear_cache()
-    r = exact.solve(board, chess.WHITE, method="gap", max_seconds=300, max_structures=40_000)
+    r = exact_solve(board, chess.WHITE, method="gap", max_seconds=300, max_structures=40_000)
     assert (r.status, r.restricted) == ("blocked", "gap"), r
     assert r.king_map >> chess.F5 & 1
 
 
+@pytest.mark.slow
 def test_syzygy_wins_all_break_through(syzygy_dir) -> None:
     """Winning needs a promotion or a mate, so a Syzygy win is never blocked (the other
     direction of the same check, on positions the table calls won)."""
@@ -134,7 +147,7 @@ def test_syzygy_wins_all_break_through(syzygy_dir) -> None:
             for x in chess.COLORS:
                 if _x_wdl(tb, board, x) > 0:
                     wins += 1
-                    assert exact.solve(board, x, pv=False).blocked is False, board.fen()
+                    assert exact_solve(board, x, pv=False).blocked is False, board.fen()
     assert wins > 50
 
 
@@ -150,7 +163,7 @@ KNOWN = [
 
 @pytest.mark.parametrize("fen,x,blocked,first", KNOWN)
 def test_known_positions(fen: str, x: chess.Color, blocked: bool, first: str | None) -> None:
-    r = exact.solve(chess.Board(fen), x)
+    r = exact_solve(chess.Board(fen), x)
     assert r.blocked is blocked, r
     if first is not None:
         assert r.pv[0] == first and r.ends == "promotion"
@@ -158,21 +171,21 @@ def test_known_positions(fen: str, x: chess.Color, blocked: bool, first: str | N
 
 def test_paper_diagram_14_breaks_with_h5() -> None:
     board = chess.Board("8/2k5/6p1/p1p1p1p1/P1P1P1PP/8/5K2/8 w - -")
-    r = exact.solve(board, chess.WHITE, max_seconds=30)
+    r = exact_solve(board, chess.WHITE, max_seconds=30)
     assert r.status == "breaks" and r.pv[0] == "h4h5" and r.ends == "promotion"
 
 
 def test_black_breaks_through_only_with_b6xa5() -> None:
     fen = "k7/8/1p6/P4p1p/1p1p1P1p/1P1P3P/6K1/8 b - - 0 1"
     board = chess.Board(fen)
-    r = exact.solve(board, chess.BLACK, max_seconds=30)
+    r = exact_solve(board, chess.BLACK, max_seconds=30)
     assert r.status == "breaks" and r.pv[0] == "b6a5"
     # every other first move holds for White
     for mv in list(board.legal_moves):
         if mv.uci() == "b6a5":
             continue
         board.push(mv)
-        assert exact.solve(board, chess.BLACK, max_seconds=30).blocked is True, mv.uci()
+        assert exact_solve(board, chess.BLACK, max_seconds=30).blocked is True, mv.uci()
         board.pop()
 
 
@@ -181,19 +194,19 @@ def test_en_passant_decides() -> None:
     the same placement is held."""
     with_ep = chess.Board("8/8/8/k1Pp2K1/8/8/8/8 w - d6 0 1")
     assert with_ep.has_legal_en_passant()
-    r = exact.solve(with_ep, chess.WHITE)
+    r = exact_solve(with_ep, chess.WHITE)
     assert r.status == "breaks" and r.pv[0] == "c5d6"
     without = chess.Board("8/8/8/k1Pp2K1/8/8/8/8 w - - 0 1")
-    assert exact.solve(without, chess.WHITE).blocked is True
+    assert exact_solve(without, chess.WHITE).blocked is True
     # and from the other side: Black to move after White's c2-c4 may take e.p.
     mirror = with_ep.mirror()
-    assert exact.solve(mirror, chess.BLACK).pv[0] == "c4d3"
+    assert exact_solve(mirror, chess.BLACK).pv[0] == "c4d3"
 
 
 def test_mate_and_forced_defender_promotion() -> None:
-    mate = exact.solve(chess.Board("7k/5K1p/6P1/8/8/8/8/8 w - - 0 1"), chess.WHITE)
+    mate = exact_solve(chess.Board("7k/5K1p/6P1/8/8/8/8/8 w - - 0 1"), chess.WHITE)
     assert (mate.status, mate.ends, mate.plies, mate.pv) == ("breaks", "mate", 1, ("g6g7",))
-    forced = exact.solve(chess.Board("k7/2K5/1P6/8/8/8/1p6/8 b - - 0 1"), chess.WHITE)
+    forced = exact_solve(chess.Board("k7/2K5/1P6/8/8/8/1p6/8 b - - 0 1"), chess.WHITE)
     assert (forced.ends, forced.plies) == ("defender-promotion", 1)
 
 
@@ -201,18 +214,18 @@ def test_an_unknown_says_what_ran_out_and_time_buys_structures(monkeypatch) -> N
     """``ran_out`` names the budget that ended an unknown call; a longer call gets a
     structure budget in proportion (:func:`exact.structure_budget`), up to the ceiling."""
     board = chess.Board("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1")
-    r = exact.solve(board, chess.WHITE, max_structures=40, pv=False, use_cache=False)
+    r = exact_solve(board, chess.WHITE, max_structures=40, pv=False, use_cache=False)
     assert (r.status, r.ran_out, r.structures) == ("unknown", "structures", 40)
-    r = exact.solve(board, chess.WHITE, max_seconds=0.05, pv=False, use_cache=False)
+    r = exact_solve(board, chess.WHITE, max_seconds=0.05, pv=False, use_cache=False)
     assert (r.status, r.ran_out) == ("unknown", "time") and r.structures < exact.MAX_STRUCTURES
-    r = exact.solve(board, chess.WHITE, cancel=lambda: True, pv=False, use_cache=False)
+    r = exact_solve(board, chess.WHITE, cancel=lambda: True, pv=False, use_cache=False)
     assert (r.status, r.ran_out) == ("unknown", "cancelled")
     assert exact.structure_budget(exact.MAX_SECONDS) == exact.MAX_STRUCTURES
     assert exact.structure_budget(1.0) == exact.MAX_STRUCTURES  # never fewer
     assert exact.structure_budget(4 * exact.MAX_SECONDS) == 4 * exact.MAX_STRUCTURES
     assert exact.structure_budget(1e6) == exact.STRUCTURE_CEILING
     kpk = chess.Board("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")  # no strategy decides it alone
-    assert exact.solve(kpk, chess.WHITE, method="kings").ran_out == ""
+    assert exact_solve(kpk, chess.WHITE, method="kings").ran_out == ""
     budgets: list[int] = []
 
     class Spy(exact.Budget):
@@ -221,7 +234,7 @@ def test_an_unknown_says_what_ran_out_and_time_buys_structures(monkeypatch) -> N
             super().__init__(0.0, structures, *args)  # out at once
 
     monkeypatch.setattr(exact, "Budget", Spy)
-    exact.solve(board, chess.WHITE, max_seconds=30, pv=False, use_cache=False)
+    exact_solve(board, chess.WHITE, max_seconds=30, pv=False, use_cache=False)
     assert budgets == [3 * exact.MAX_STRUCTURES]
     # the batch tools prove in several processes at once: each keeps the default budget
     from logic.tools import bench_exact, judge
@@ -236,17 +249,17 @@ def test_an_unknown_says_what_ran_out_and_time_buys_structures(monkeypatch) -> N
 
 def test_errors() -> None:
     with pytest.raises(ValueError, match="8/8/8/8/8/8/8/KQk5"):
-        exact.solve(chess.Board("8/8/8/8/8/8/8/KQk5 w - - 0 1"), chess.WHITE)
+        exact_solve(chess.Board("8/8/8/8/8/8/8/KQk5 w - - 0 1"), chess.WHITE)
     with pytest.raises(exact.ExactError, match="illegal"):
-        exact.solve(chess.Board("8/8/8/8/8/8/8/Kk6 w - - 0 1"), chess.WHITE)
+        exact_solve(chess.Board("8/8/8/8/8/8/8/Kk6 w - - 0 1"), chess.WHITE)
     with pytest.raises(ValueError, match="method"):
-        exact.solve(chess.Board("8/8/8/8/8/8/4P3/K1k5 w - - 0 1"), chess.WHITE, method="x")
+        exact_solve(chess.Board("8/8/8/8/8/8/4P3/K1k5 w - - 0 1"), chess.WHITE, method="x")
     # NaN never reaches the deadline (it ran unbounded); the search's check_seconds rejects
     # the same values
     board = chess.Board("8/2k5/6p1/p1p1p1p1/P1P1P1PP/8/5K2/8 w - -")
     for bad in (-1.0, "1", float("inf"), float("nan")):
         with pytest.raises(exact.ExactError, match="max_seconds") as info:
-            exact.solve(board, chess.WHITE, max_seconds=bad)  # type: ignore[arg-type]
+            exact_solve(board, chess.WHITE, max_seconds=bad)  # type: ignore[arg-type]
         assert repr(bad) in str(info.value)
 
 
@@ -329,7 +342,7 @@ SHORT = [
 def test_pv_is_fastest_by_brute_force(fen: str, x: chess.Color) -> None:
     """The PV is legal, ends the blockage on its last ply, and its length is the least
     number of plies in which X forces the target (brute-force AND/OR search)."""
-    r = exact.solve(chess.Board(fen), x)
+    r = exact_solve(chess.Board(fen), x)
     assert r.status == "breaks" and r.plies == len(r.pv)
     end = _replay(fen, r)
     last = chess.Move.from_uci(r.pv[-1])
@@ -338,13 +351,14 @@ def test_pv_is_fastest_by_brute_force(fen: str, x: chess.Color) -> None:
     assert not _forces(chess.Board(fen), x, r.plies - 1, {})
 
 
+@pytest.mark.slow
 def test_pvs_replay_on_random_breakthroughs(syzygy_dir) -> None:
     rng = random.Random(8)
     seen = 0
     for _ in range(120):
         board = random_material_board(rng, "PP", "p")
         for x in chess.COLORS:
-            r = exact.solve(board, x)
+            r = exact_solve(board, x)
             if r.status != "breaks":
                 continue
             seen += 1
@@ -375,12 +389,13 @@ def test_the_line_never_walks_into_an_en_passant_refutation(fen: str, x: chess.C
     assert after.has_legal_en_passant()
     after.push(next(m for m in after.legal_moves if after.is_en_passant(m)))
     assert not after.pawns & after.occupied_co[x]  # no pawn left to promote
-    r = exact.solve(board, x, method="full")
+    r = exact_solve(board, x, method="full")
     assert r.status == "breaks" and r.fastest and r.pv[0] != double
     assert r.plies == len(r.pv) == plies
     exact.clear_cache()
-    # the forward search's 19 plies take some 350,000 positions: a budget they fit in
-    assert exact.solve(board, x, method="forward", max_seconds=120).plies == plies
+    # the forward search's longest of these lines takes some 789,000 positions: a budget
+    # of work that holds them
+    assert exact_solve(board, x, method="forward", max_seconds=120).plies == plies
 
 
 @pytest.mark.parametrize("method", ["full", "forward"])
@@ -392,7 +407,7 @@ def test_among_equal_defences_the_kings_line_goes_for_the_passed_pawn(method: st
     beside b8, and the line is still the fastest (19 plies: a queen Black's king would
     take on b8 at once is no promotion)."""
     fen = "8/8/3K4/8/2p5/8/1P3k2/8 w - - 0 1"
-    r = exact.solve(chess.Board(fen), chess.WHITE, method=method, max_seconds=120)
+    r = exact_solve(chess.Board(fen), chess.WHITE, method=method, max_seconds=120)
     assert (r.status, r.plies, len(r.pv)) == ("breaks", 19, 19)
     b, steps = chess.Board(fen), 0
     for uci in r.pv:
@@ -434,6 +449,7 @@ def _near_fortress(rng: random.Random) -> chess.Board:
             return board
 
 
+@pytest.mark.slow
 def test_shortcuts_agree_with_the_full_game() -> None:
     """The restricted games, the partial expansions and the whole DAG never contradict
     each other wherever two of them decide; the cache and the colour-flipped mirror
@@ -443,19 +459,19 @@ def test_shortcuts_agree_with_the_full_game() -> None:
     for _ in range(150):
         board = _near_fortress(rng)
         x = rng.choice(chess.COLORS)
-        auto = exact.solve(board, x, max_structures=1500, pv=False)
+        auto = exact_solve(board, x, max_structures=1500, pv=False)
         if auto.status == "unknown":
             continue
         for method in pairs:
-            r = exact.solve(board, x, method=method, pv=False,
+            r = exact_solve(board, x, method=method, pv=False,
                             max_structures={"full": 3000, "claimed": 1500}.get(method, 800))
             if r.status != "unknown":
                 pairs[method] += 1
                 assert r.blocked == auto.blocked, (board.fen(), x, method)
         exact.clear_cache()
-        fresh = exact.solve(board, x, use_cache=False, max_structures=1500, pv=False)
+        fresh = exact_solve(board, x, use_cache=False, max_structures=1500, pv=False)
         assert fresh.status in ("unknown", auto.status), board.fen()
-        mirror = exact.solve(board.mirror(), not x, max_structures=1500, pv=False)
+        mirror = exact_solve(board.mirror(), not x, max_structures=1500, pv=False)
         assert mirror.status in ("unknown", auto.status), board.fen()
     assert min(pairs.values()) >= 5 and pairs["bounds"] >= 20, pairs
 
@@ -473,7 +489,7 @@ def test_runner_bound_is_below_the_exact_tables() -> None:
         if run is None:
             continue
         res = exact.solve_bitboards(xp, dp, 0, 63, chess.WHITE, None, chess.WHITE,
-                                    method="full", pv=False)
+                                    method="full", pv=False, clock=WorkClock())
         assert res.status != "unknown"
         t = exact_dag.cached_tables(et.FULL, (xp, dp))
         if t is None:  # not exact on every state: only the reached ones were solved
@@ -486,10 +502,10 @@ def test_runner_bound_is_below_the_exact_tables() -> None:
 
 def test_king_maps() -> None:
     board = chess.Board("4k3/8/8/p1p1p1p1/P1P1P1P1/2P5/8/4K3 w - -")
-    r = exact.solve(board, chess.WHITE)
+    r = exact_solve(board, chess.WHITE)
     assert r.blocked and r.king_map >> chess.E8 & 1
     fine = chess.Board("8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - -")
-    r = exact.solve(fine, chess.WHITE)
+    r = exact_solve(fine, chess.WHITE)
     assert r.king_map >> chess.A1 & 1  # from where White's king stands
 
 
@@ -498,9 +514,9 @@ def test_king_maps() -> None:
 
 def test_tiny_budget_is_unknown_never_wrong() -> None:
     board = chess.Board("8/2k5/6p1/p1p1p1p1/P1P1P1PP/8/5K2/8 w - -")
-    r = exact.solve(board, chess.WHITE, max_structures=5)
+    r = exact_solve(board, chess.WHITE, max_structures=5)
     assert (r.status, r.blocked, r.pv) == ("unknown", None, ())
-    assert exact.solve(board, chess.WHITE, max_seconds=0.0).status == "unknown"
+    assert exact_solve(board, chess.WHITE, max_seconds=0.0).status == "unknown"
 
 
 def test_cancel_gives_unknown() -> None:
@@ -511,12 +527,32 @@ def test_cancel_gives_unknown() -> None:
         calls.append(1)
         return len(calls) > 2
 
-    r = exact.solve(board, chess.WHITE, cancel=cancel)
+    r = exact_solve(board, chess.WHITE, cancel=cancel)
     assert r.status == "unknown" and len(calls) == 3
 
 
+def test_under_a_work_clock_the_answer_does_not_depend_on_the_machines_speed() -> None:
+    """A :class:`WorkClock` advances with the work done, so a time budget is a count of
+    work: the same call on a machine slowed down (a cancel poll that sleeps, 2 ms every
+    16 solves) gives the same answer, counts and time (the work it was worth, within the
+    budget); the budget still runs out, after as many solves as it buys."""
+    board = chess.Board("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1")
+
+    def slow() -> bool:
+        time.sleep(0.002)
+        return False
+
+    runs = [exact.solve(board, chess.WHITE, max_seconds=0.05, pv=False, use_cache=False,
+                        cancel=cancel, clock=WorkClock()) for cancel in (None, slow)]
+    assert (runs[0].status, runs[0].ran_out) == ("unknown", "time")
+    assert runs[0] == runs[1] and 40 < runs[0].ms <= 50
+    clock = WorkClock({"solve": 1.0, "move": 0.0, "visit": 0.0, "node": 0.0, "distance": 0.0})
+    r = exact.solve(board, chess.WHITE, max_seconds=7, pv=False, use_cache=False, clock=clock)
+    assert r.structures == clock.done["solve"] == 7 and clock() == 7.0
+
+
 def test_cache_is_capped_and_clearable() -> None:
-    exact.solve(chess.Board("8/8/8/8/8/2k5/4P3/4K3 w - - 0 1"), chess.WHITE)
+    exact_solve(chess.Board("8/8/8/8/8/2k5/4P3/4K3 w - - 0 1"), chess.WHITE)
     info = exact.cache_info()
     assert 0 < info["structures"] <= info["limit"]
     exact.clear_cache()
@@ -555,7 +591,7 @@ def test_schedule_follows_the_static_claims() -> None:
     r = method.solve(fortress, chess.BLACK, pv=False)
     assert r.status == "blocked" and r.restricted in ("kings", "levers", "nopush")
     exact.clear_cache()
-    assert exact.solve(fortress, chess.BLACK, pv=False, method="auto",
+    assert exact_solve(fortress, chess.BLACK, pv=False, method="auto",
                        max_seconds=3).status in ("blocked", "unknown")
 
 
@@ -566,7 +602,7 @@ def test_trace_shows_each_structure_once_and_counts_solves_apart() -> None:
     board = chess.Board("8/8/8/3k4/8/6pK/7P/8 b - - 0 1")
     exact.clear_cache()
     seen: list[tuple[int, int]] = []
-    r = exact.solve(board, chess.WHITE, pv=False, seen=seen)
+    r = exact_solve(board, chess.WHITE, pv=False, seen=seen)
     assert r.structures == len(seen) and r.distinct == len(set(seen)) < r.structures
     exact.clear_cache()
     v = logic.detect(board, chess.WHITE, method="exact", trace=True)
@@ -647,7 +683,7 @@ def test_counts_are_the_solves_made_when_the_budget_runs_out(method: str, cap: i
     starts when it cannot fit)."""
     exact.clear_cache()
     seen: list[tuple[int, int]] = []
-    r = exact.solve(chess.Board("8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1"), chess.WHITE,
+    r = exact_solve(chess.Board("8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1"), chess.WHITE,
                     max_structures=cap, seen=seen, pv=False, method=method)
     assert r.status == "unknown"
     assert r.distinct == len(set(seen)) and len(seen) <= r.structures <= cap
@@ -664,9 +700,9 @@ def test_a_partial_expansions_breakthrough_gets_the_whole_dags_fastest_line() ->
     fastest (51 plies), as long as the whole DAG's own proof gives, with its king map."""
     board = chess.Board(FINE70)
     exact.clear_cache()
-    full = exact.solve(board, chess.WHITE, method="full")
+    full = exact_solve(board, chess.WHITE, method="full")
     exact.clear_cache()
-    r = exact.solve(board, chess.WHITE, method="bounds")
+    r = exact_solve(board, chess.WHITE, method="bounds")
     assert (r.status, r.restricted, full.restricted) == ("breaks", "bounds", "")
     assert r.fastest and full.fastest and r.plies == full.plies == 51
     assert r.king_map == full.king_map and r.pv[0] == "a1b1"
@@ -679,7 +715,7 @@ def test_without_the_whole_dag_the_line_says_it_is_the_partial_expansions(monkey
     monkeypatch.setattr(exact, "FORWARD_LINE_SECONDS", 0.0)  # nor the forward search's
     board = chess.Board(FINE70)
     exact.clear_cache()
-    r = exact.solve(board, chess.WHITE, method="bounds")
+    r = exact_solve(board, chess.WHITE, method="bounds")
     assert r.status == "breaks" and not r.fastest and r.plies == len(r.pv) == 53
     for uci in r.pv:
         board.push_uci(uci)
@@ -726,10 +762,10 @@ def test_on_line_is_called_once_when_a_breakthrough_is_proved_and_its_line_begin
     with its line, never for a blockage or without a line."""
     calls: list[int] = []
     fine70 = chess.Board("8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1")
-    r = exact.solve(fine70, chess.WHITE, on_line=lambda: calls.append(1))
+    r = exact_solve(fine70, chess.WHITE, on_line=lambda: calls.append(1))
     assert r.status == "breaks" and r.pv and calls == [1]
-    exact.solve(fine70, chess.BLACK, on_line=lambda: calls.append(2))
-    exact.solve(fine70, chess.WHITE, pv=False, on_line=lambda: calls.append(3))
+    exact_solve(fine70, chess.BLACK, on_line=lambda: calls.append(2))
+    exact_solve(fine70, chess.WHITE, pv=False, on_line=lambda: calls.append(3))
     assert calls == [1]
 
 
@@ -747,7 +783,7 @@ def test_diagram_20_breaks_with_the_papers_f5_within_the_default_budget() -> Non
     from viewer.code import LISTINGS, line_of
 
     board = chess.Board(PAPER_20)
-    r = exact.solve(board, chess.WHITE)
+    r = exact_solve(board, chess.WHITE)
     assert (r.status, r.restricted, r.fastest) == ("breaks", "forward", True)
     assert r.pv[0] == "f4f5" and r.plies == len(r.pv) == 9 and r.nodes > 0
     _replay(PAPER_20, r)
@@ -759,6 +795,7 @@ def test_diagram_20_breaks_with_the_papers_f5_within_the_default_budget() -> Non
     assert "by a forward search of" in verdict_reason(v)
 
 
+@pytest.mark.slow
 def test_forward_search_agrees_with_the_whole_dag() -> None:
     """Wherever the forward search proves a breakthrough, the whole DAG proves one
     too, as fast (the same plies), and the forward line replays to its end; it never
@@ -769,14 +806,14 @@ def test_forward_search_agrees_with_the_whole_dag() -> None:
         board = random_material_board(rng, "PP", "p") if i % 2 else _near_fortress(rng)
         for x in chess.COLORS:
             exact.clear_cache()
-            f = exact.solve(board, x, method="forward", max_seconds=0.25)
+            f = exact_solve(board, x, method="forward", max_seconds=0.25)
             assert f.status in ("breaks", "unknown"), (board.fen(), x)
             if f.plies is None:  # unknown, or the line did not come in time
                 continue
             end = _replay(board.fen(), f)
             assert end.move_stack[-1].promotion or end.is_checkmate()
             exact.clear_cache()
-            full = exact.solve(board, x, method="full", max_seconds=2)
+            full = exact_solve(board, x, method="full", max_seconds=2)
             if full.plies is None:  # out of budget (or no line in time)
                 continue
             assert (full.status, full.plies) == ("breaks", f.plies), (board.fen(), x)
@@ -795,21 +832,21 @@ def test_a_partial_expansions_line_is_shortened_by_the_forward_search(
     (its distance) and the line says it is."""
     monkeypatch.setattr(exact, "LINE_DAG_CAP", 0)
     board = chess.Board(fen)
-    fastest = exact.solve(board, x, method="forward").plies
+    fastest = exact_solve(board, x, method="forward").plies
     exact.clear_cache()
     monkeypatch.setattr(exact, "FORWARD_LINE_SECONDS", 0.0)
-    partial = exact.solve(board, x, method="bounds")
+    partial = exact_solve(board, x, method="bounds")
     assert partial.status == "breaks" and not partial.fastest and partial.plies > fastest
     exact.clear_cache()
     monkeypatch.setattr(exact, "FORWARD_LINE_SECONDS", 2.0)
-    r = exact.solve(board, x, method="bounds")
+    r = exact_solve(board, x, method="bounds")
     assert (r.restricted, r.fastest, r.plies) == ("bounds", True, fastest)
     _replay(fen, r)
 
 
 def test_forward_search_runs_out_as_unknown() -> None:
     """A deep position within a tiny budget: unknown, time named, positions counted."""
-    r = exact.solve(chess.Board(PAPER_20), chess.BLACK, method="forward", max_seconds=0.05)
+    r = exact_solve(chess.Board(PAPER_20), chess.BLACK, method="forward", max_seconds=0.05)
     assert (r.status, r.ran_out) == ("unknown", "time") and r.nodes > 0
 
 
@@ -817,7 +854,7 @@ def test_forward_search_on_a_root_where_the_defender_is_already_mated() -> None:
     """Distance 0: the search began at 1 ply, claimed 1, and its line found no move."""
     board = chess.Board("k7/1PK5/1P6/8/8/8/8/8 b - - 0 1")
     assert board.is_checkmate()
-    r = exact.solve(board, chess.WHITE, method="forward")
+    r = exact_solve(board, chess.WHITE, method="forward")
     assert (r.status, r.plies, r.pv, r.ends) == ("breaks", 0, (), "mate")
 
 
@@ -836,6 +873,6 @@ def test_a_forward_proofs_positions_count_its_line_too(monkeypatch) -> None:
         return out
 
     monkeypatch.setattr(ForwardSearch, "line", counted)
-    r = exact.solve(chess.Board(PAPER_20), chess.WHITE, method="forward")
+    r = exact_solve(chess.Board(PAPER_20), chess.WHITE, method="forward")
     assert (r.status, r.plies) == ("breaks", 9)
     assert len(totals) == 1 and r.nodes == totals[0]

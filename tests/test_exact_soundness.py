@@ -50,6 +50,7 @@ def test_library_and_our_corpus() -> None:
     assert confirmed >= 150 and unknown <= confirmed // 20, (confirmed, unknown)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SHARED_SETS)
 def test_shared_corpora(name: str) -> None:
     path = SHARED / "corpora" / f"{name}.epd"
@@ -58,6 +59,7 @@ def test_shared_corpora(name: str) -> None:
     _check(read_boards(path))
 
 
+@pytest.mark.slow
 def test_twenty_thousand_generated_near_fortresses() -> None:
     rng = random.Random(2026)
     boards = [random_near_fortress(rng) for _ in range(20_000)]

@@ -18,6 +18,7 @@ from logic.tools.judge import (
     summarize,
 )
 from logic.tools.scan import scan
+from tests.conftest import use_work_clock
 from viewer.cli import main
 
 DATA = Path(__file__).parent / "data" / "scan"
@@ -124,6 +125,8 @@ def test_judged_dask_run_equals_local_run(tmp_path) -> None:
     scan([JUDGE_EPD], local, jobs=1, progress=None, judge=EDGE)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:  # the workers' proofs count work too
+            client.run(use_work_clock)
         scan([JUDGE_EPD], remote, dask_address=cluster.scheduler_address, progress=None,
              shard_size=1, judge=EDGE)
 

@@ -20,6 +20,7 @@ def test_shipped_bitbase_is_a_fresh_build() -> None:
     assert kpk.build() == shipped
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("strong", [chess.WHITE, chess.BLACK], ids=["white-pawn", "black-pawn"])
 def test_bitbase_agrees_with_syzygy_everywhere(strong: chess.Color, syzygy_dir) -> None:
     """Every legal KPvK position (this colour's pawn, either side to move)."""

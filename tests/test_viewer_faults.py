@@ -445,6 +445,7 @@ def test_render_on_a_full_disk_is_an_error_and_keeps_the_old_file(full_disk) -> 
 
 
 # -- 6. an event storm -------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["paper", "exact"])
 def test_event_storm(home, tmp_path, method) -> None:
     """Seeded random clicks, drags, keys and pastes (some of them 20 KB) for 800 frames

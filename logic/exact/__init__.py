@@ -3,7 +3,8 @@
 
 One door: :func:`solve` (a board and a side: :class:`ExactResult`), :class:`ExactError`,
 the method object :data:`EXACT` (``logic.METHODS["exact"]``), the budgets and
-:func:`next_budget` (the retry policy after "unknown").  The modules behind it:
+:func:`next_budget` (the retry policy after "unknown"), the clocks a call reads its
+time from (:class:`WallClock`, :class:`WorkClock`).  The modules behind it:
 
 * :mod:`~logic.exact.tables`: the bitboard-parallel retrograde solve of one structure;
 * :mod:`~logic.exact.reach`: which king squares play can enter;
@@ -22,7 +23,10 @@ from logic.exact.budget import (
     MAX_SECONDS,
     MAX_STRUCTURES,
     STRUCTURE_CEILING,
+    Clock,
     Retry,
+    WallClock,
+    WorkClock,
     next_budget,
     structure_budget,
 )
@@ -51,11 +55,14 @@ __all__ = [
     "MAX_SECONDS",
     "MAX_STRUCTURES",
     "STRUCTURE_CEILING",
+    "Clock",
     "ExactDetail",
     "ExactError",
     "ExactMethod",
     "ExactResult",
     "Retry",
+    "WallClock",
+    "WorkClock",
     "cache_info",
     "check_board",
     "clear_cache",

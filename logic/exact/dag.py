@@ -5,12 +5,23 @@ cache, and :class:`Dag`, one (partial) expansion of one game solved successors f
 from __future__ import annotations
 
 import heapq
-import time
 from collections.abc import Callable
 
-from logic.exact import reach as er
-from logic.exact import tables as et
-from logic.exact.tables import FULL, KINGS, LEVERS, NOPUSH, Tables
+from logic.exact.budget import Clock, WallClock
+from logic.exact.reach import reach_moves, regions, runner
+from logic.exact.tables import (
+    FULL,
+    HIGH,
+    KINGS,
+    LEVERS,
+    LOW,
+    NOPUSH,
+    Moves,
+    Tables,
+    moves_of,
+    progress,
+    solve_structure,
+)
 
 __all__ = ["Budget", "Call", "Bounds", "Dag", "Key", "clear_cache", "cache_info",
            "CACHE_LIMIT", "cached_tables"]
@@ -30,18 +41,21 @@ Key = tuple[int, int]
 
 
 class Budget:
-    """Time, structure count and cancellation for one call."""
+    """Time (read from ``clock``, :class:`~logic.exact.budget.WallClock` by default),
+    structure count and cancellation for one call.  Every solve, forward-pass visit and
+    searched position counted here is told to the clock."""
 
     def __init__(self, max_seconds: float, max_structures: int,
                  cancel: Callable[[], bool] | None,
                  report: Callable[[int], None] | None = None,
-                 seen: list[Key] | None = None) -> None:
+                 seen: list[Key] | None = None, clock: Clock | None = None) -> None:
         #: ``report(n)`` is called with the distinct structures solved so far every 16
         #: solves (progress);
         #: ``seen`` collects the structures solved, in order (for a trace)
         self.report = report
         self.seen = seen
-        self.start = time.perf_counter()
+        self.clock: Clock = WallClock() if clock is None else clock
+        self.start = self.clock()
         self.deadline = self.start + max_seconds
         self.left = max_structures
         self.cancel = cancel
@@ -66,10 +80,11 @@ class Budget:
             return self.run_out("structures")
         if self._overdue():
             return self.run_out("time")
-        if polled and self.cancel():  # type: ignore[misc]
+        if polled and self.cancel is not None and self.cancel():
             return self.run_out("cancelled")
         self.solved += 1
         self.left -= 1
+        self.clock.work("solve")
         if key is not None:
             self.keys.add(key)
         if self.report is not None and self.solved % 16 == 0:
@@ -77,8 +92,23 @@ class Budget:
         return True
 
     def _overdue(self) -> bool:
-        """Past the deadline, less the time freeing what was solved will take."""
-        return time.perf_counter() + self.solved * TEARDOWN > self.deadline
+        """At or past the deadline, less the time freeing what was solved will take (a
+        budget of 0 s is out at once, whatever the clock)."""
+        return self.clock() + self.solved * TEARDOWN >= self.deadline
+
+    def solving(self, moves: Moves) -> None:
+        """Tell the clock of a structure's retrograde solve over ``moves`` (its cost grows
+        with them)."""
+        self.clock.work("move", len(moves.x) + len(moves.d))
+
+    def searched(self, nodes: int) -> None:
+        """Count ``nodes`` more positions searched by the forward search."""
+        self.nodes += nodes
+        self.clock.work("node", nodes)
+
+    def elapsed(self) -> float:
+        """Seconds since the call began, by its clock."""
+        return self.clock() - self.start
 
     def run_out(self, why: str) -> bool:
         """The budget is out (``why``: ``"structures"``, ``"time"`` or ``"cancelled"``,
@@ -141,7 +171,7 @@ class Call:
     def progress(self, key: Key) -> tuple[int, int]:
         p = self.prog.get(key)
         if p is None:
-            p = self.prog[key] = et.progress(*key)
+            p = self.prog[key] = progress(*key)
         return p
 
 
@@ -162,7 +192,7 @@ class Bounds(dict):
         if t is None:
             t = self.default
             if self.runner:
-                run = er.runner(*key)
+                run = runner(*key)
                 if run is not None:
                     t = Tables(run[0], run[1], 0)
         self[key] = t
@@ -200,8 +230,8 @@ class Dag:
         self.done = call.done.setdefault(mode, {})
         self.bnd: set[Key] = set()
         self.front: set[Key] = set()
-        self.tlo = Bounds(self, et.LOW, want != "hi")
-        self.thi = Bounds(self, et.HIGH, False)
+        self.tlo = Bounds(self, LOW, want != "hi")
+        self.thi = Bounds(self, HIGH, False)
         self.p0 = (0, 0)
         self.work = 0  # structures visited and solved: the cost the scheduler balances
 
@@ -265,7 +295,7 @@ class Dag:
         heapq.heapify(heap)
         skip: set[Key] = set()  # children known or cut at first sight
         order: list[Key] = []
-        kept: dict[Key, et.Moves] = {}
+        kept: dict[Key, Moves] = {}
         prog = call.prog
         while heap:
             _, key = heapq.heappop(heap)
@@ -273,13 +303,13 @@ class Dag:
             self.work += 1
             if self._over(len(order) + 1):
                 return False
-            xr, dr = er.regions(key[0], key[1], seed[0], seed[1])
-            moves = et.moves_of(key[0], key[1], self.mode)
+            xr, dr = regions(key[0], key[1], seed[0], seed[1])
+            moves = moves_of(key[0], key[1], self.mode)
             order.append(key)
             if len(kept) < self.KEEP_MOVES:
                 kept[key] = moves
             px, pd = call.progress(key)
-            for child, xs, ds, gx, gd in er.reach_moves(moves, xr, dr):
+            for child, xs, ds, gx, gd in reach_moves(moves, xr, dr):
                 e = seeds.get(child)
                 if e is not None:
                     e[0] |= xs
@@ -296,7 +326,7 @@ class Dag:
                 heapq.heappush(heap, (sum(call.progress(child)), child))
         mode = self.mode
         for key in reversed(order):
-            moves = kept.get(key) or et.moves_of(key[0], key[1], mode)
+            moves = kept.get(key) or moves_of(key[0], key[1], mode)
             if not self._solve(key, moves):
                 return False
         return True
@@ -309,11 +339,12 @@ class Dag:
             self.capped = True
             return True
         b = self.budget
+        b.clock.work("visit")
         if n > b.left:
             b.run_out("structures")
         return b.late(n)
 
-    def _kinds(self, moves: et.Moves) -> tuple[bool, bool]:
+    def _kinds(self, moves: Moves) -> tuple[bool, bool]:
         """``(all successors exact everywhere, none cut by the limits or bounded)``."""
         everywhere = True
         ex, bnd, front = self.ex, self.bnd, self.front
@@ -326,7 +357,7 @@ class Dag:
                     return False, False
         return everywhere, True
 
-    def _solve(self, key: Key, moves: et.Moves) -> bool:
+    def _solve(self, key: Key, moves: Moves) -> bool:
         self.work += 1
         if self.cap is not None:
             self.cap -= 1
@@ -341,7 +372,8 @@ class Dag:
         everywhere, clean = self._kinds(moves)
         tlo, thi = self.tlo, self.thi
         if clean:
-            t = et.solve_structure(key[0], key[1], self.mode, moves,
+            self.budget.solving(moves)
+            t = solve_structure(key[0], key[1], self.mode, moves,
                                    (thi if self.want == "hi" else tlo).__getitem__)
             if everywhere:
                 self.ex[key] = t
@@ -352,13 +384,15 @@ class Dag:
             return True
         self.bnd.add(key)
         if self.want != "lo":
-            thi[key] = et.solve_structure(key[0], key[1], self.mode, moves, thi.__getitem__)
+            self.budget.solving(moves)
+            thi[key] = solve_structure(key[0], key[1], self.mode, moves, thi.__getitem__)
         else:
-            thi[key] = et.HIGH
+            thi[key] = HIGH
         if self.want != "hi":
             if self.want == "both" and not self.budget.spend():
                 return False
-            tlo[key] = et.solve_structure(key[0], key[1], self.mode, moves, tlo.__getitem__)
+            self.budget.solving(moves)
+            tlo[key] = solve_structure(key[0], key[1], self.mode, moves, tlo.__getitem__)
         else:
-            tlo[key] = et.LOW
+            tlo[key] = LOW
         return True

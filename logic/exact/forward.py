@@ -91,16 +91,22 @@ class ForwardSearch:
     """The deepening search from one oriented root ``board`` (X = White).
 
     ``poll()`` is called every 1024 positions and returns True to stop (the call's
-    budget); ``nodes`` counts the positions searched.  Raises :class:`SearchAborted`
-    from :meth:`deepen` and :meth:`line` when stopped (the table keeps what was
-    proved, so a later call goes on from there)."""
+    budget); ``nodes`` counts the positions searched.  ``work(n)``, if given, is told
+    of the positions searched since it was last told: before each ``poll()`` and
+    when :meth:`deepen` or :meth:`line` returns (so a clock that advances with work
+    is up to date whenever it is read).  Raises :class:`SearchAborted` from
+    :meth:`deepen` and :meth:`line` when stopped (the table keeps what was proved, so
+    a later call goes on from there)."""
 
-    def __init__(self, board: chess.Board, poll: Callable[[], bool]) -> None:
+    def __init__(self, board: chess.Board, poll: Callable[[], bool],
+                 work: Callable[[int], None] | None = None) -> None:
         self.root = board.copy(stack=False)
         self.board = board.copy(stack=False)
         self.poll = poll
+        self.work = work
         self.table: dict[tuple[int, int, int, bool, int | None], _Entry] = {}
         self.nodes = 0
+        self._told = 0  # the positions ``work`` was told of
         self.limit = _NEVER
         #: plies the root is known not to suffice within (-1: not even 0 is tried yet;
         #: a root where D is already mated wins in 0)
@@ -110,15 +116,7 @@ class ForwardSearch:
     def wins(self, n: int) -> bool:
         """Whether X forces the target within ``n`` plies from the current board."""
         b = self.board
-        self.nodes += 1
-        if self.nodes & _POLL == 0 and (self.nodes >= self.limit or self.poll()):
-            raise SearchAborted()
-        key = _key(b)
-        e = self.table.get(key)
-        if e is None:
-            if len(self.table) >= MAX_ENTRIES:
-                raise SearchAborted(full=True)
-            e = self.table[key] = _Entry()
+        e = self._entry()
         if e.win <= n:
             return True
         if e.no >= n:
@@ -155,6 +153,22 @@ class ForwardSearch:
             e.no = n
         return r
 
+    def _entry(self) -> _Entry:
+        """The table entry of the current board (made on first visit), counting the
+        visit; raises :class:`SearchAborted` when the budget or the table is spent."""
+        self.nodes += 1
+        if self.nodes & _POLL == 0:
+            self._tell()
+            if self.nodes >= self.limit or self.poll():
+                raise SearchAborted()
+        key = _key(self.board)
+        e = self.table.get(key)
+        if e is None:
+            if len(self.table) >= MAX_ENTRIES:
+                raise SearchAborted(full=True)
+            e = self.table[key] = _Entry()
+        return e
+
     def _pushed(self, m: chess.Move, n: int) -> bool:
         """Whether X wins within ``n - 1`` plies after ``m``."""
         b = self.board
@@ -180,6 +194,12 @@ class ForwardSearch:
             b.pop()
             b.pop()
 
+    def _tell(self) -> None:
+        """Tell ``work`` of the positions searched since it was last told."""
+        if self.work is not None and self.nodes > self._told:
+            self.work(self.nodes - self._told)
+        self._told = self.nodes
+
     def deepen(self, max_plies: int, limit: int | None = None) -> int | None:
         """Deepen from the root one ply at a time up to ``max_plies``: X's fastest
         distance (plies) once found, else None (no win within ``max_plies``).
@@ -194,6 +214,7 @@ class ForwardSearch:
                     self.depth += 1
         finally:
             self.limit = _NEVER
+            self._tell()
         return self.distance
 
     def _exact(self, n: int) -> int:
@@ -221,6 +242,12 @@ class ForwardSearch:
         """The line from the root (whose distance :meth:`deepen` found): X's fastest
         move, D's longest reply (among equal ones by :func:`defence_rank`), to the
         target."""
+        try:
+            return self._line(max_plies)
+        finally:
+            self._tell()
+
+    def _line(self, max_plies: int) -> PV:
         assert self.distance is not None
         b = self.board = self.root.copy(stack=False)
         n = self.distance

@@ -26,15 +26,32 @@ from __future__ import annotations
 
 import heapq
 
-from logic.exact import reach as er
-from logic.exact import tables as et
 from logic.exact.dag import SEEN_LIMIT, Call, Key, cached_tables
-from logic.exact.tables import FULL, HIGH, KCAP, PROMO, Moves, Tables
+from logic.exact.reach import close_within
+from logic.exact.tables import (
+    FULL,
+    HIGH,
+    KCAP,
+    KINGS,
+    LEVERS,
+    NOPUSH,
+    PROMO,
+    Legal,
+    Moves,
+    Tables,
+    d_king_onto,
+    d_takes_promoted,
+    legal_masks,
+    move_legal,
+    moves_of,
+    solve_structure,
+    x_king_onto,
+)
 
 __all__ = ["GapExpansion"]
 
 #: the restricted games whose exact tables bound the full game's from above, tightest first
-_WEAKER = (et.NOPUSH, et.LEVERS, et.KINGS)
+_WEAKER = (NOPUSH, LEVERS, KINGS)
 
 
 class GapExpansion:
@@ -123,13 +140,14 @@ class GapExpansion:
             queued.discard(k)
             mv = moves.get(k)
             if mv is None:
-                mv = moves[k] = et.moves_of(k[0], k[1], FULL)
+                mv = moves[k] = moves_of(k[0], k[1], FULL)
                 for m in mv.x + mv.d:
                     for c in ((m.child,) if m.child is not None else ()) + m.ep:
                         self.parents.setdefault(c, []).append(k)
             if seen is not None and len(seen) < SEEN_LIMIT:
                 seen.append(k)
-            t = et.solve_structure(k[0], k[1], FULL, mv, get)
+            budget.solving(mv)
+            t = solve_structure(k[0], k[1], FULL, mv, get)
             r = self.restricted.get(k)
             if r is not None:  # both bound it: so does their meet
                 t = Tables(t.wgood & r.wgood, t.b & r.b, t.bstale)
@@ -152,29 +170,31 @@ class GapExpansion:
         n = 0
         while heap:
             n += 1
-            if n & 63 == 63 and self.budget.late():
-                return []
+            if n & 63 == 63:
+                self.budget.clock.work("visit", 64)  # the walk's structures, as work
+                if self.budget.late():
+                    return []
             _, key = heapq.heappop(heap)
             sw, sb = seeds.pop(key)
             if key not in self.moves:
                 t = self.hi(key)
                 if key in self.exact:  # nothing below it to expand
                     continue
-                lg = et.legal_masks(*key)
+                lg = legal_masks(*key)
                 if t is not HIGH:
-                    sw, sb = er.close_within(sw, sb, t.wgood & lg.w, t.b)
+                    sw, sb = close_within(sw, sb, t.wgood & lg.w, t.b)
                 entered = ((sw & lg.w) | (sb & lg.b)).bit_count()
                 if entered:
                     front[key] = front.get(key, 0) + entered
                 continue
             t = self.thi[key]
-            lg = et.legal_masks(*key)
-            rw, rb = er.close_within(sw, sb, t.wgood & lg.w, t.b)
+            lg = legal_masks(*key)
+            rw, rb = close_within(sw, sb, t.wgood & lg.w, t.b)
             if rw | rb:
                 self._follow(self.moves[key], lg, rw, rb, seeds, heap)
         return sorted(front, key=lambda k: -front[k])
 
-    def _follow(self, moves: Moves, lg: et.Legal, rw: int, rb: int,
+    def _follow(self, moves: Moves, lg: Legal, rw: int, rb: int,
                 seeds: dict[Key, list[int]], heap: list[tuple[int, Key]]) -> None:
         """Seed the successors of the won states ``rw`` (X to move) and ``rb`` (D to
         move) by every structure-changing move legal there (an X promotion D's king can
@@ -185,19 +205,20 @@ class GapExpansion:
             if not states:
                 continue
             for mv in mvs:
-                if mv.kind == PROMO and mv.child is None:
+                child = mv.child
+                if child is None:  # a promotion that ends the game
                     continue
-                s = et.move_legal(mv, nocheck, check, not side) & states
+                s = move_legal(mv, nocheck, check, not side) & states
                 if not s:
                     continue
                 if mv.kind == PROMO:  # X's: D's king takes the new piece, X to move
-                    taken = et.d_takes_promoted(s, mv.sq)
+                    taken = d_takes_promoted(s, mv.sq)
                     if taken:
-                        self._seed(seeds, heap, mv.child, 0, taken)
+                        self._seed(seeds, heap, child, 0, taken)
                     continue
                 if mv.kind == KCAP:
-                    s = et.d_king_onto(s, mv.sq) if side else et.x_king_onto(s, mv.sq)
-                self._seed(seeds, heap, mv.child, 1 - side, s)
+                    s = d_king_onto(s, mv.sq) if side else x_king_onto(s, mv.sq)
+                self._seed(seeds, heap, child, 1 - side, s)
                 for c in mv.ep:
                     self._seed(seeds, heap, c, side, s)
 

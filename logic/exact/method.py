@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 import chess
 
 from logic.bitboards import file_set
+from logic.exact.budget import Clock
 from logic.exact.prover import MAX_SECONDS, ExactError, ExactResult, check_board, solve
 from logic.exact.prover import clear_cache as clear_structures
 from logic.pawns import passed_pawns
@@ -90,6 +91,9 @@ class ExactMethod(Method):
     def __init__(self, max_seconds: float = MAX_SECONDS) -> None:
         #: the default budget of :func:`logic.detect` calls (seconds per side)
         self.max_seconds = max_seconds
+        #: makes the clock each proof reads its time from (one per call); None: the
+        #: wall clock (``logic.exact.budget.WorkClock`` makes every proof deterministic)
+        self.clock: Callable[[], Clock] | None = None
         #: the per-board cache of :func:`logic.detect` (never filled: exact decides
         #: one side at a time, in :meth:`decide_board`)
         self.boards: dict[Any, Any] = {}
@@ -109,7 +113,8 @@ class ExactMethod(Method):
         secs = self.max_seconds if max_seconds is None else max_seconds
         return solve(board, color, max_seconds=secs, cancel=cancel, pv=pv, report=report,
                      seen=seen, method=method or self.schedule(board, color), on_line=on_line,
-                     max_structures=max_structures)
+                     max_structures=max_structures,
+                     clock=None if self.clock is None else self.clock())
 
     @staticmethod
     def schedule(board: chess.Board, color: chess.Color) -> str:

@@ -52,25 +52,26 @@ X is White inside the solver; Black is White on the flipped board
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 from typing import NamedTuple
 
 import chess
 
-from logic.exact import pv as exact_pv
-from logic.exact import root as rt
-from logic.exact import tables as et
 from logic.exact.budget import (
     MAX_SECONDS,
     MAX_STRUCTURES,
     STRUCTURE_CEILING,
+    Clock,
+    WallClock,
     structure_budget,
 )
 from logic.exact.dag import Budget, Call, cache_info, clear_cache
 from logic.exact.forward import ForwardSearch, SearchAborted
-from logic.exact.root import Root
+from logic.exact.gap import GapExpansion
+from logic.exact.pv import PV, DistanceError, Source, distances, walk
+from logic.exact.root import Root, ep_caps, orient, oriented_board, root_states
 from logic.exact.schedule import STRATEGIES, Proof, prove, whole_dag
+from logic.exact.tables import NSTATES, king_squares, legal_masks
 
 __all__ = ["ExactResult", "ExactError", "check_board", "solve", "solve_bitboards", "clear_cache",
            "cache_info", "MAX_STRUCTURES", "MAX_SECONDS", "LINE_DAG_CAP", "STRATEGIES",
@@ -111,7 +112,9 @@ class ExactResult(NamedTuple):
     ``structures``: pawn structures solved for this call (partial expansions count
     each time); ``cached``: structures taken from the cache; ``distinct``: how many
     different structures those solves were (at most ``structures``); ``states``:
-    king-placement states examined (8192 per structure solved).  ``ms``: wall time.
+    king-placement states examined (8192 per structure solved).  ``ms``: the call's
+    time by its clock (wall time unless the call was given a
+    :class:`~logic.exact.budget.WorkClock`).
     ``king_map``: real squares, among the king placements the root can reach --
     blocked: D-king squares from which D holds (X's king and the side to move as in
     the root); breaks: X-king squares from which X breaks through (D's king where
@@ -151,32 +154,31 @@ def _flip_uci(uci: str) -> str:
 
 
 def _principal(r: Root, proof: Proof, seconds: float, cancel: Callable[[], bool] | None,
-               budget: Budget) -> exact_pv.PV | None:
-    """The PV of a breakthrough proof, or None if the distances take too long (a
-    forward search's positions for the line count in ``budget.nodes``)."""
+               budget: Budget) -> PV | None:
+    """The PV of a breakthrough proof, or None if the distances take more than
+    ``seconds`` by the budget's clock (a forward search's positions for the line count
+    in ``budget.nodes``: the search tells the budget)."""
     dag = proof.dag
     if isinstance(dag, ForwardSearch):
-        before = dag.nodes
-        try:
-            return _forward_line(dag, seconds, cancel)
-        finally:
-            budget.nodes += dag.nodes - before
-    src = exact_pv.Source(dag.lo, dag.expanded)
+        return _forward_line(dag, seconds, cancel, budget.clock)
+    if isinstance(dag, GapExpansion):  # it proves blockages only: no line to walk
+        return None
+    src = Source(dag.lo, dag.expanded)
     try:
-        dist = exact_pv.distances([(r.xp, r.dp), *rt.ep_caps(r)], rt.root_states(r), src,
-                                  time.perf_counter() + seconds, cancel)
-        return exact_pv.walk(rt.oriented_board(r), dist)
-    except exact_pv.DistanceError:  # out of time, or the cache lost a structure
+        dist = distances([(r.xp, r.dp), *ep_caps(r)], root_states(r), src,
+                         budget.clock() + seconds, cancel, budget.clock)
+        return walk(oriented_board(r), dist)
+    except DistanceError:  # out of time, or the cache lost a structure
         return None
 
 
 def _forward_line(search: ForwardSearch, seconds: float,
-                  cancel: Callable[[], bool] | None, max_plies: int | None = None
-                  ) -> exact_pv.PV | None:
+                  cancel: Callable[[], bool] | None, clock: Clock,
+                  max_plies: int | None = None) -> PV | None:
     """The fastest line by ``search`` (deepened up to ``max_plies`` first, if given),
-    or None if it does not come within ``seconds``."""
-    end = time.perf_counter() + seconds
-    search.poll = lambda: time.perf_counter() > end or (cancel is not None and cancel())
+    or None if it does not come within ``seconds`` by ``clock``."""
+    end = clock() + seconds
+    search.poll = lambda: clock() > end or (cancel is not None and cancel())
     try:
         if max_plies is not None and search.deepen(max_plies) is None:
             return None
@@ -185,30 +187,30 @@ def _forward_line(search: ForwardSearch, seconds: float,
         return None
 
 
-def _faster_line(r: Root, proof: Proof, line: exact_pv.PV | None, end: float,
+def _faster_line(r: Root, proof: Proof, line: PV | None, end: float,
                  cancel: Callable[[], bool] | None, budget: Budget, use_cache: bool
-                 ) -> tuple[Proof, exact_pv.PV | None, bool]:
+                 ) -> tuple[Proof, PV | None, bool]:
     """A partial expansion's breakthrough: the real game's fastest line if one comes
     in time, from the forward search (up to the partial line's length, within half the
     time left, at most :data:`FORWARD_LINE_SECONDS`) or else the whole DAG (if it has
     at most :data:`LINE_DAG_CAP` structures, within half the time then left);
-    ``(proof, line, fastest)``."""
-    left = end - time.perf_counter()
+    ``(proof, line, fastest)``; ``end`` is read on the budget's clock."""
+    clock = budget.clock
+    left = end - clock()
     if left <= 0:
         return proof, line, False
     if FORWARD_LINE_SECONDS > 0:
-        search = ForwardSearch(rt.oriented_board(r), lambda: False)
-        better = _forward_line(search, min(left / 2, FORWARD_LINE_SECONDS), cancel,
+        search = ForwardSearch(oriented_board(r), lambda: False, budget.searched)
+        better = _forward_line(search, min(left / 2, FORWARD_LINE_SECONDS), cancel, clock,
                                line.plies if line is not None else FORWARD_LINE_PLIES)
-        budget.nodes += search.nodes
         if better is not None:
             return proof, better, True
-    left = end - time.perf_counter()
-    whole = whole_dag(r, Call(Budget(left / 2, MAX_STRUCTURES, cancel), use_cache),
+    left = end - clock()
+    whole = whole_dag(r, Call(Budget(left / 2, MAX_STRUCTURES, cancel, clock=clock), use_cache),
                       LINE_DAG_CAP) if left > 0 else None
     if whole is not None:
         whole = whole._replace(restricted=proof.restricted)  # its king map is exact
-        better = _principal(r, whole, max(0.0, end - time.perf_counter()), cancel, budget)
+        better = _principal(r, whole, max(0.0, end - clock()), cancel, budget)
         if better is not None:
             return whole, better, True
         return whole, line, False
@@ -224,7 +226,8 @@ def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square
                     pv_seconds: float | None = None, method: str = "auto",
                     report: Callable[[int], None] | None = None,
                     seen: list[tuple[int, int]] | None = None,
-                    on_line: Callable[[], None] | None = None) -> ExactResult:
+                    on_line: Callable[[], None] | None = None,
+                    clock: Clock | None = None) -> ExactResult:
     """:func:`solve` on raw bitboards of a legal position (not validated).  ``ep_square``
     must be None unless the side to move can capture en passant.  Raises
     :class:`ExactError` for an unknown method or a ``max_seconds`` that is negative or
@@ -235,46 +238,46 @@ def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square
         finite = False
     if not finite:  # NaN never passes the deadline: the call would run unbounded
         raise ExactError(f"max_seconds must be finite and not negative, got {max_seconds!r}")
-    r = rt.orient(white_pawns, black_pawns, white_king, black_king, turn, ep_square, color)
+    r = orient(white_pawns, black_pawns, white_king, black_king, turn, ep_square, color)
     if max_structures is None:
         max_structures = structure_budget(max_seconds)
-    budget = Budget(max_seconds, max_structures, cancel, report, seen)
+    budget = Budget(max_seconds, max_structures, cancel, report, seen,
+                    WallClock() if clock is None else clock)
     try:
         strategies = STRATEGIES[method]
     except KeyError:
         raise ExactError(f"unknown method {method!r}; choose one of {', '.join(STRATEGIES)}"
                          ) from None
     proof = prove(r, Call(budget, use_cache), strategies)
-    states = budget.solved * 2 * et.NSTATES
+    states = budget.solved * 2 * NSTATES
     if proof is None:
-        ms = (time.perf_counter() - budget.start) * 1000
+        ms = budget.elapsed() * 1000
         return ExactResult("unknown", None, (), None, "", budget.solved, states, ms, 0, "",
                            budget.cached, len(budget.keys), ran_out=budget.why,
                            nodes=budget.nodes)
     if not proof.won:
-        legal = (et.legal_masks(r.xp, r.dp).w if r.x_to_move
-                 else et.legal_masks(r.xp, r.dp).b)
-        sl = et.king_squares(legal & proof.mask & ~proof.table, xk=r.xk)
-        ms = (time.perf_counter() - budget.start) * 1000
+        legal = legal_masks(r.xp, r.dp).w if r.x_to_move else legal_masks(r.xp, r.dp).b
+        sl = king_squares(legal & proof.mask & ~proof.table, xk=r.xk)
+        ms = budget.elapsed() * 1000
         return ExactResult("blocked", True, (), None, "", budget.solved, states, ms,
                            sl if color else chess.flip_vertical(sl), proof.restricted,
                            budget.cached, len(budget.keys), nodes=budget.nodes)
     if pv and on_line is not None:
         on_line()
     pv_budget = max_seconds if pv_seconds is None else pv_seconds
-    pv_end = time.perf_counter() + pv_budget
+    pv_end = budget.clock() + pv_budget
     line = _principal(r, proof, pv_budget, cancel, budget) if pv else None
     fastest = proof.restricted in ("", "forward")
     if pv and not fastest:  # a partial expansion's line: look for the fastest
         proof, line, fastest = _faster_line(r, proof, line, pv_end, cancel, budget,
                                              use_cache)
-    sl = et.king_squares(proof.table, dk=r.dk)
+    sl = king_squares(proof.table, dk=r.dk)
     moves: tuple[str, ...] = ()
     plies, ends = None, ""
     if line is not None:
         moves = line.moves if color else tuple(_flip_uci(m) for m in line.moves)
         plies, ends = line.plies, line.ends
-    ms = (time.perf_counter() - budget.start) * 1000
+    ms = budget.elapsed() * 1000
     return ExactResult("breaks", False, moves, plies, ends, budget.solved, states, ms,
                        sl if color else chess.flip_vertical(sl), proof.restricted, budget.cached,
                        len(budget.keys), fastest and line is not None, nodes=budget.nodes)
@@ -295,7 +298,8 @@ def solve(board: chess.Board, color: chess.Color, *, max_seconds: float = MAX_SE
           use_cache: bool = True, pv: bool = True, method: str = "auto",
           report: Callable[[int], None] | None = None,
           seen: list[tuple[int, int]] | None = None,
-          on_line: Callable[[], None] | None = None) -> ExactResult:
+          on_line: Callable[[], None] | None = None,
+          clock: Clock | None = None) -> ExactResult:
     """Decide whether ``color`` (X) can force a promotion (by either side) or mate in a
     legal king-and-pawn-only ``board``, against any defence.  See :class:`ExactResult`.
 
@@ -308,7 +312,10 @@ def solve(board: chess.Board, color: chess.Color, *, max_seconds: float = MAX_SE
     ``report(n)`` is called with the distinct structures solved so far every 16 solves;
     ``seen`` (a list) receives each structure solved, ``(X's pawns, D's pawns)`` in
     the solver's orientation (X = White), in order; ``on_line()`` is called once when a
-    breakthrough is proved and its line is being computed (progress).  Raises
+    breakthrough is proved and its line is being computed (progress).  ``clock``: what
+    the call reads its time from (:class:`~logic.exact.budget.WallClock` by default; a
+    :class:`~logic.exact.budget.WorkClock`, one per call, makes the answer and its
+    counts independent of the machine's speed and load).  Raises
     :class:`ExactError` (a ``ValueError``, echoing the FEN) for other pieces, an
     illegal position (``board.status()``), an unknown method or a ``max_seconds`` that is
     negative or not finite (NaN, infinity: echoed)."""
@@ -321,4 +328,5 @@ def solve(board: chess.Board, color: chess.Color, *, max_seconds: float = MAX_SE
     ep = board.ep_square if board.has_legal_en_passant() else None
     return solve_bitboards(w, b, wk, bk, board.turn, ep, color, max_seconds=max_seconds,
                            max_structures=max_structures, cancel=cancel, use_cache=use_cache,
-                           pv=pv, method=method, report=report, seen=seen, on_line=on_line)
+                           pv=pv, method=method, report=report, seen=seen, on_line=on_line,
+                           clock=clock)

@@ -19,16 +19,37 @@ distance, D one of greatest.  An X promotion whose new piece D's king can take a
 from __future__ import annotations
 
 import heapq
-import time
 from collections.abc import Callable
 from typing import NamedTuple
 
 import chess
 import numpy as np
 
-from logic.exact import reach as er
-from logic.exact import tables as et
-from logic.exact.tables import Tables
+from logic.exact.budget import Clock, WallClock
+from logic.exact.reach import runner_parts
+from logic.exact.tables import (
+    DOUBLE,
+    FULL,
+    KCAP,
+    KING_OFF,
+    NSTATES,
+    PROMO,
+    Legal,
+    Move,
+    Moves,
+    Tables,
+    d_king_onto,
+    d_pred,
+    d_takes_promoted,
+    index,
+    legal_masks,
+    move_legal,
+    moves_of,
+    progress,
+    promo_capturable,
+    x_king_onto,
+    x_pred,
+)
 from logic.pawns import passed_pawns
 
 __all__ = ["Dist", "DistanceError", "Source", "defence_rank", "distances",
@@ -58,7 +79,7 @@ class Dist(NamedTuple):
 
 
 def _bools(x: int) -> np.ndarray:
-    raw = np.frombuffer(x.to_bytes(et.NSTATES // 8, "little"), dtype=np.uint8)
+    raw = np.frombuffer(x.to_bytes(NSTATES // 8, "little"), dtype=np.uint8)
     return np.unpackbits(raw, bitorder="little").astype(bool)
 
 
@@ -107,28 +128,30 @@ def _ep_d(c: Dist, caps: list[Dist]) -> np.ndarray:
     return v
 
 
-def _x_static(moves: tuple[et.Move, ...], get: Callable[[Key], Dist], lg: et.Legal
+def _x_static(moves: tuple[Move, ...], get: Callable[[Key], Dist], lg: Legal
               ) -> np.ndarray:
-    sx = np.full(et.NSTATES, INF, dtype=_DT)
+    sx = np.full(NSTATES, INF, dtype=_DT)
     nocheck = lg.w ^ lg.xcheck
     for mv in moves:
-        if mv.kind == et.PROMO:
-            legal = _bools(nocheck & et.KING_OFF[mv.sq])
-            if mv.child is None:
+        child = mv.child
+        if mv.kind == PROMO:
+            legal = _bools(nocheck & KING_OFF[mv.sq])
+            if child is None:
                 sx[legal] = 1
             else:
-                np.minimum(sx, np.where(legal, _promo_dist(mv.sq, get(mv.child)), INF), out=sx)
+                np.minimum(sx, np.where(legal, _promo_dist(mv.sq, get(child)), INF), out=sx)
             continue
-        c = get(mv.child)
-        if mv.kind == et.KCAP:
-            cand = np.full((64, 64), INF, dtype=_DT)
+        assert child is not None, "only a promotion ends the game"
+        c = get(child)
+        if mv.kind == KCAP:
+            grid = np.full((64, 64), INF, dtype=_DT)
             col = _plus1(c.b.reshape(64, 64)[:, mv.sq])
             for wk in chess.scan_forward(chess.BB_KING_ATTACKS[mv.sq]):
-                cand[:, wk] = col
-            cand = cand.reshape(-1)
-        elif mv.kind == et.DOUBLE:
+                grid[:, wk] = col
+            cand = grid.reshape(-1)
+        elif mv.kind == DOUBLE:
             v = _ep_x(c, [get(k) for k in mv.ep]) if mv.ep else c.b
-            cand = np.where(_bools(et.KING_OFF[mv.mid]), _plus1(v), INF)
+            cand = np.where(_bools(KING_OFF[mv.mid]), _plus1(v), INF)
         else:
             cand = _plus1(c.b)
         np.minimum(sx, cand, out=sx)
@@ -138,32 +161,32 @@ def _x_static(moves: tuple[et.Move, ...], get: Callable[[Key], Dist], lg: et.Leg
 def _promo_dist(sq: int, c: Dist) -> np.ndarray:
     """Plies to the target by X's promotion on ``sq``: 1 where it stands, else 2 plus
     the child's X-to-move distance with D's king on ``sq`` (it takes the new piece)."""
-    cand = np.ones(et.NSTATES, dtype=_DT)
-    taken = _bools(et.promo_capturable(sq))
+    cand = np.ones(NSTATES, dtype=_DT)
+    taken = _bools(promo_capturable(sq))
     lane = _plus1(_plus1(c.w.reshape(64, 64)[sq, :]))
     cand[taken] = np.broadcast_to(lane, (64, 64)).reshape(-1)[taken]
     return cand
 
 
-def _d_static(moves: tuple[et.Move, ...], get: Callable[[Key], Dist], lg: et.Legal
+def _d_static(moves: tuple[Move, ...], get: Callable[[Key], Dist], lg: Legal
               ) -> tuple[np.ndarray, int]:
-    sd = np.zeros(et.NSTATES, dtype=_DT)
+    sd = np.zeros(NSTATES, dtype=_DT)
     nocheck = lg.b ^ lg.dcheck
     has = 0
     for mv in moves:
-        legal_int = et.move_legal(mv, nocheck, lg.dcheck, False)
+        legal_int = move_legal(mv, nocheck, lg.dcheck, False)
         has |= legal_int
-        if mv.kind == et.PROMO:
-            cand = np.ones(et.NSTATES, dtype=_DT)
+        if mv.child is None:  # a promotion
+            cand = np.ones(NSTATES, dtype=_DT)
         else:
             c = get(mv.child)
-            if mv.kind == et.KCAP:
+            if mv.kind == KCAP:
                 row = _plus1(c.w.reshape(64, 64)[mv.sq, :])
-                cand = np.full((64, 64), INF, dtype=_DT)
+                grid = np.full((64, 64), INF, dtype=_DT)
                 for bk in chess.scan_forward(chess.BB_KING_ATTACKS[mv.sq]):
-                    cand[bk, :] = row
-                cand = cand.reshape(-1)
-            elif mv.kind == et.DOUBLE:
+                    grid[bk, :] = row
+                cand = grid.reshape(-1)
+            elif mv.kind == DOUBLE:
                 cand = _plus1(_ep_d(c, [get(k) for k in mv.ep]))
             else:
                 cand = _plus1(c.w)
@@ -171,18 +194,18 @@ def _d_static(moves: tuple[et.Move, ...], get: Callable[[Key], Dist], lg: et.Leg
     return sd, has
 
 
-def solve_distances(xp: int, dp: int, moves: et.Moves, get: Callable[[Key], Dist]) -> Dist:
+def solve_distances(xp: int, dp: int, moves: Moves, get: Callable[[Key], Dist]) -> Dist:
     """Distances of the FULL game in ``(xp, dp)`` given its successors' (``get``)."""
-    lg = et.legal_masks(xp, dp)
+    lg = legal_masks(xp, dp)
     lw, lb = _bools(lg.w), _bools(lg.b)
     sx = _x_static(moves.x, get, lg)
     sd, has_int = _d_static(moves.d, get, lg)
-    has_int |= et.d_pred(lg.w)
+    has_int |= d_pred(lg.w)
     has, check = _bools(has_int), _bools(lg.dcheck)
     stale = lb & ~check & ~has
     no_move = np.where(check, 0, INF)
     dw = np.where(lw, sx, INF)
-    db = np.full(et.NSTATES, INF, dtype=_DT)
+    db = np.full(NSTATES, INF, dtype=_DT)
     while True:
         mx = np.maximum(sd, _plus1(_d_step_max(dw, lw)))
         nb = np.where(lb, np.where(has, mx, no_move), INF)
@@ -194,12 +217,12 @@ def solve_distances(xp: int, dp: int, moves: et.Moves, get: Callable[[Key], Dist
 
 
 def _runner_dist(key: Key) -> Dist:
-    w = np.full(et.NSTATES, INF, dtype=_DT)
-    b = np.full(et.NSTATES, INF, dtype=_DT)
-    for part in er.runner_parts(*key):
+    w = np.full(NSTATES, INF, dtype=_DT)
+    b = np.full(NSTATES, INF, dtype=_DT)
+    for part in runner_parts(*key):
         w[_bools(part.w)] = np.minimum(w[_bools(part.w)], 2 * part.n - 1)
         b[_bools(part.b)] = np.minimum(b[_bools(part.b)], 2 * part.n)
-    return Dist(w, b, np.zeros(et.NSTATES, dtype=bool), runner=True)
+    return Dist(w, b, np.zeros(NSTATES, dtype=bool), runner=True)
 
 
 class Source(NamedTuple):
@@ -217,33 +240,38 @@ def _add(seeds: dict[Key, list[int]], key: Key, side: int, bits: int) -> None:
         e[side] |= bits
 
 
-def _seed_x(mv: et.Move, rw: int, src: Source, seeds: dict[Key, list[int]]) -> None:
-    """Propagate X's structure move ``mv`` from the reachable X-to-move wins ``rw``."""
-    c = src.lower(mv.child)
-    if mv.kind == et.PROMO:  # D's king takes the new piece: X to move
-        _add(seeds, mv.child, 0, et.d_takes_promoted(rw, mv.sq) & c.wgood)
+def _seed_x(mv: Move, rw: int, src: Source, seeds: dict[Key, list[int]]) -> None:
+    """Propagate X's structure move ``mv`` from the reachable X-to-move wins ``rw`` (a
+    promotion that stands leads nowhere: the game ends; one D's king takes leads to the
+    structure without the pawn, X to move)."""
+    child = mv.child
+    if child is None:
         return
-    if mv.kind == et.KCAP:
-        _add(seeds, mv.child, 1, et.x_king_onto(rw, mv.sq) & c.b)
+    c = src.lower(child)
+    if mv.kind == PROMO:  # D's king takes the new piece: X to move
+        _add(seeds, child, 0, d_takes_promoted(rw, mv.sq) & c.wgood)
         return
-    if mv.kind == et.DOUBLE:
-        rw &= et.KING_OFF[mv.mid]
+    if mv.kind == KCAP:
+        _add(seeds, child, 1, x_king_onto(rw, mv.sq) & c.b)
+        return
+    if mv.kind == DOUBLE:
+        rw &= KING_OFF[mv.mid]
         if mv.ep:
-            _add(seeds, mv.child, 1, rw & (c.b | c.bstale))
+            _add(seeds, child, 1, rw & (c.b | c.bstale))
             for k in mv.ep:
                 _add(seeds, k, 0, rw & src.lower(k).wgood)
             return
-    _add(seeds, mv.child, 1, rw & c.b)
+    _add(seeds, child, 1, rw & c.b)
 
 
-def _seed_d(mv: et.Move, rb: int, lg: et.Legal, src: Source, seeds: dict[Key, list[int]]
+def _seed_d(mv: Move, rb: int, lg: Legal, src: Source, seeds: dict[Key, list[int]]
             ) -> None:
     """Propagate D's structure move ``mv`` from the reachable D-to-move wins ``rb``."""
-    rb &= et.move_legal(mv, lg.b ^ lg.dcheck, lg.dcheck, False)
+    rb &= move_legal(mv, lg.b ^ lg.dcheck, lg.dcheck, False)
     if not rb or mv.child is None:
         return
-    if mv.kind == et.KCAP:
-        _add(seeds, mv.child, 0, et.d_king_onto(rb, mv.sq))
+    if mv.kind == KCAP:
+        _add(seeds, mv.child, 0, d_king_onto(rb, mv.sq))
         return
     _add(seeds, mv.child, 0, rb)
     for k in mv.ep:
@@ -251,15 +279,15 @@ def _seed_d(mv: et.Move, rb: int, lg: et.Legal, src: Source, seeds: dict[Key, li
 
 
 def reachable(roots: list[Key], seeds: dict[Key, list[int]], src: Source
-              ) -> tuple[dict[Key, tuple[int, int]], dict[Key, et.Moves]]:
+              ) -> tuple[dict[Key, tuple[int, int]], dict[Key, Moves]]:
     """The states winning play reaches from the seeded ones (``seeds[key] = [x_to_move,
     d_to_move]``, consumed), X making any move into a win, D any move: ``(x, d)``
     state sets per structure reached, and the moves of the expanded ones.
     Structures are taken in order of total progress, which every move raises, so
     each is closed after all its parents."""
     out: dict[Key, tuple[int, int]] = {}
-    moves: dict[Key, et.Moves] = {}
-    heap = [(sum(et.progress(*k)), k) for k in set(roots) | set(seeds)]
+    moves: dict[Key, Moves] = {}
+    heap = [(sum(progress(*k)), k) for k in set(roots) | set(seeds)]
     heapq.heapify(heap)
     queued = {k for _, k in heap}
     while heap:
@@ -268,18 +296,18 @@ def reachable(roots: list[Key], seeds: dict[Key, list[int]], src: Source
         if seed is None:
             continue
         t = src.lower(key)
-        lg = et.legal_masks(*key)
+        lg = legal_masks(*key)
         rw, rb, bwin = seed[0] & lg.w, seed[1] & lg.b, t.b
         while True:  # close under king steps
-            nb = rb | (et.x_pred(rw & t.wgood) & bwin)
-            nw = rw | (et.d_pred(nb & bwin) & lg.w)
+            nb = rb | (x_pred(rw & t.wgood) & bwin)
+            nw = rw | (d_pred(nb & bwin) & lg.w)
             if nb == rb and nw == rw:
                 break
             rw, rb = nw, nb
         out[key] = (rw, rb)
         if not src.expanded(key):
             continue
-        mv = moves[key] = et.moves_of(key[0], key[1], et.FULL)
+        mv = moves[key] = moves_of(key[0], key[1], FULL)
         wwin, bw = rw & t.wgood, rb & bwin
         if wwin:
             for m in mv.x:
@@ -294,30 +322,34 @@ def reachable(roots: list[Key], seeds: dict[Key, list[int]], src: Source
             for k in ((m.child,) if m.child is not None else ()) + m.ep:
                 if k not in queued and k in seeds:
                     queued.add(k)
-                    heapq.heappush(heap, (sum(et.progress(*k)), k))
+                    heapq.heappush(heap, (sum(progress(*k)), k))
     return out, moves
 
 
 def distances(roots: list[Key], seeds: dict[Key, list[int]], src: Source, deadline: float,
-              cancel: Callable[[], bool] | None = None) -> dict[Key, Dist]:
+              cancel: Callable[[], bool] | None = None, clock: Clock | None = None
+              ) -> dict[Key, Dist]:
     """Distances of every structure winning play reaches from the ``seeds`` (see
     :func:`reachable`), in the game whose lower bounds ``src`` gives.  Raises
-    :class:`DistanceError` at the deadline or on cancel."""
+    :class:`DistanceError` at the ``deadline`` of ``clock`` (the wall clock by default;
+    each structure's distances are told to it as work) or on cancel."""
+    clock = WallClock() if clock is None else clock
     reach, moves = reachable(roots, seeds, src)
-    order = sorted(reach, key=lambda k: -sum(et.progress(*k)))  # children first
+    order = sorted(reach, key=lambda k: -sum(progress(*k)))  # children first
     out: dict[Key, Dist] = {}
-    zero = Dist(np.full(et.NSTATES, INF, dtype=_DT), np.full(et.NSTATES, INF, _DT),
-                np.zeros(et.NSTATES, bool))
+    zero = Dist(np.full(NSTATES, INF, dtype=_DT), np.full(NSTATES, INF, _DT),
+                np.zeros(NSTATES, bool))
     n = 0
     for key in order:
         if not src.expanded(key):
             out[key] = _runner_dist(key)
             continue
         n += 1
-        if time.perf_counter() > deadline or (cancel is not None and n % 8 == 0 and cancel()):
+        if clock() > deadline or (cancel is not None and n % 8 == 0 and cancel()):
             raise DistanceError("out of budget")
         out[key] = solve_distances(key[0], key[1], moves[key],
                                    lambda k: out.get(k, zero))
+        clock.work("distance")
     return out
 
 
@@ -355,7 +387,7 @@ def _lookup(board: chess.Board, dist: dict[Key, Dist], depth: int = 0) -> int:
     d = _dist(board, dist)
     wk, bk = board.king(chess.WHITE), board.king(chess.BLACK)
     assert wk is not None and bk is not None
-    return int((d.w if board.turn == chess.WHITE else d.b)[et.index(wk, bk)])
+    return int((d.w if board.turn == chess.WHITE else d.b)[index(wk, bk)])
 
 
 def promotion_taker(board: chess.Board, move: chess.Move) -> chess.Move | None:

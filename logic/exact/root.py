@@ -13,10 +13,9 @@ from typing import NamedTuple
 
 import chess
 
-from logic.exact import reach as er
-from logic.exact import tables as et
 from logic.exact.dag import Key
-from logic.exact.tables import KINGS, Tables
+from logic.exact.reach import close
+from logic.exact.tables import KINGS, Tables, index, kings_on, legal_masks
 
 __all__ = ["Root", "orient", "ep_caps", "root_states", "root_seeds", "root_table", "reach",
            "oriented_board"]
@@ -60,7 +59,7 @@ def ep_caps(r: Root) -> tuple[Key, ...]:
 def root_states(r: Root) -> dict[Key, list[int]]:
     """The root's state (``[x_to_move, d_to_move]`` bits per structure), the root first,
     and the states after the en-passant captures it allows."""
-    bit = 1 << et.index(r.xk, r.dk)
+    bit = 1 << index(r.xk, r.dk)
     seeds: dict[Key, list[int]] = {(r.xp, r.dp): [bit, 0] if r.x_to_move else [0, bit]}
     for c in ep_caps(r):
         seeds[c] = [0, bit] if r.x_to_move else [bit, 0]
@@ -79,7 +78,7 @@ def root_table(r: Root, mode: str, get: Callable[[Key], Tables]) -> int:
     root) from which X reaches the target, given the tables ``get`` (a bound or exact)."""
     key = (r.xp, r.dp)
     t = get(key)
-    lg = et.legal_masks(r.xp, r.dp)
+    lg = legal_masks(r.xp, r.dp)
     caps = ep_caps(r)
     if r.x_to_move:
         v = t.wgood & lg.w
@@ -88,11 +87,11 @@ def root_table(r: Root, mode: str, get: Callable[[Key], Tables]) -> int:
     elif caps and mode != KINGS:
         v = t.b | t.bstale
         for c in caps:
-            v &= get(c).wgood & et.legal_masks(*c).w
+            v &= get(c).wgood & legal_masks(*c).w
     else:
         v = t.b
     if r.ep is not None:
-        v &= ~et.kings_on(1 << r.ep | (1 << (r.ep - 8) if r.x_to_move else 1 << (r.ep + 8)))
+        v &= ~kings_on(1 << r.ep | (1 << (r.ep - 8) if r.x_to_move else 1 << (r.ep + 8)))
     return v
 
 
@@ -100,7 +99,7 @@ def reach(r: Root) -> int:
     """The root structure's states its king steps reach, with the root's side to move
     (the states of its side-to-move table)."""
     seed = root_states(r)[(r.xp, r.dp)]
-    return er.close(r.xp, r.dp, seed[0], seed[1])[0 if r.x_to_move else 1]
+    return close(r.xp, r.dp, seed[0], seed[1])[0 if r.x_to_move else 1]
 
 
 def oriented_board(r: Root) -> chess.Board:

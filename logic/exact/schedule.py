@@ -12,18 +12,15 @@ its own.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import NamedTuple, Protocol
 
-from logic.exact import root as rt
-from logic.exact import tables as et
 from logic.exact.dag import Call, Dag
 from logic.exact.forward import ForwardSearch, SearchAborted
 from logic.exact.gap import GapExpansion
-from logic.exact.root import Root
-from logic.exact.tables import FULL, KINGS, LEVERS, NOPUSH
+from logic.exact.root import Root, oriented_board, reach, root_seeds, root_states, root_table
+from logic.exact.tables import FULL, KINGS, LEVERS, NOPUSH, index
 
 __all__ = ["Proof", "Run", "Levels", "GapRounds", "Forward", "STRATEGIES", "prove", "whole_dag"]
 
@@ -76,20 +73,20 @@ class Levels:
 
     def decide(self, r: Root, dag: Dag) -> Proof | None:
         """The proof one finished expansion gives, if any."""
-        bit = et.index(r.xk, r.dk)
+        bit = index(r.xk, r.dk)
         how = self.mode if self.mode != FULL else ("bounds" if dag.frontier else "")
         if self.want != "lo":
-            hi = rt.root_table(r, self.mode, dag.hi)
+            hi = root_table(r, self.mode, dag.hi)
             if not hi >> bit & 1:
-                return Proof(False, hi, rt.reach(r), how, dag)
+                return Proof(False, hi, reach(r), how, dag)
         if self.mode != FULL:
             return None
-        lo = rt.root_table(r, self.mode, dag.lo)
+        lo = root_table(r, self.mode, dag.lo)
         if lo >> bit & 1:
-            reach = rt.reach(r)
-            return Proof(True, lo & reach, reach, how, dag)
+            reached = reach(r)
+            return Proof(True, lo & reached, reached, how, dag)
         if not dag.frontier:  # exact on the states reached from the root
-            return Proof(False, lo, rt.reach(r), how, dag)
+            return Proof(False, lo, reach(r), how, dag)
         return None
 
 
@@ -111,7 +108,7 @@ class LevelRun:
         cap), a restricted game X wins outright finishes the run."""
         st, r = self.strategy, self.root
         dag = Dag(st.mode, *st.limits(self.level), st.want, self.call, st.cap(self.level))
-        done = dag.expand(rt.root_seeds(r))
+        done = dag.expand(root_seeds(r))
         if dag.work < 2 * self.last:
             self.inc *= 2
         self.last = dag.work
@@ -134,7 +131,7 @@ class GapRounds:
 
     def start(self, root: Root, call: Call) -> GapRun:
         """A run of the rounds on ``root``."""
-        return GapRun(root, GapExpansion(rt.root_states(root), call))
+        return GapRun(root, GapExpansion(root_states(root), call))
 
 
 @dataclass
@@ -151,10 +148,10 @@ class GapRun:
         if not g.step():
             self.finished = True
             return None
-        hi = rt.root_table(r, FULL, g.hi)
-        if hi >> et.index(r.xk, r.dk) & 1:
+        hi = root_table(r, FULL, g.hi)
+        if hi >> index(r.xk, r.dk) & 1:
             return None
-        return Proof(False, hi, rt.reach(r), "gap", g)
+        return Proof(False, hi, reach(r), "gap", g)
 
 
 @dataclass(frozen=True)
@@ -170,7 +167,7 @@ class Forward:
 
     def start(self, root: Root, call: Call) -> ForwardRun:
         """A run of the search on ``root``."""
-        search = ForwardSearch(rt.oriented_board(root), call.budget.late)
+        search = ForwardSearch(oriented_board(root), call.budget.late, call.budget.searched)
         return ForwardRun(self, root, call, search, self.first_cap)
 
 
@@ -189,20 +186,17 @@ class ForwardRun:
 
     def step(self) -> Proof | None:
         """One ply deeper; the proof once X forces the target within it."""
-        s, budget = self.search, self.call.budget
-        before = s.nodes
+        s = self.search
         try:
             d = s.deepen(s.depth + 1, limit=self.cap)
         except SearchAborted as e:
             self.cap *= 2
             self.finished = e.full
             return None
-        finally:
-            budget.nodes += s.nodes - before
         if d is None:
             self.finished = s.depth >= self.strategy.max_plies
             return None
-        bit = 1 << et.index(self.root.xk, self.root.dk)
+        bit = 1 << index(self.root.xk, self.root.dk)
         return Proof(True, bit, bit, "forward", s)
 
 
@@ -266,15 +260,19 @@ def prove(r: Root, call: Call, strategies: tuple[Strategy, ...]) -> Proof | None
     """Run ``strategies`` on ``r``, always stepping the one that has spent the least
     time so far for its weight, until one decides; None if out of budget (``call``'s)
     or if every run finished undecided (restricted games X wins outright, a gap
-    expansion stuck: X wins the full game, which only the other strategies prove)."""
+    expansion stuck: X wins the full game, which only the other strategies prove).
+    Time is read from the budget's clock: under a
+    :class:`~logic.exact.budget.WorkClock` the order of the steps, and so the answer's
+    counts, depend on the work done only."""
+    clock = call.budget.clock
     runs: list[Run] = [s.start(r, call) for s in strategies]
     spent = [0.0] * len(runs)
     active = set(range(len(runs)))
     while active:
         i = min(active, key=lambda j: ((spent[j] + _HEAD_START) / strategies[j].weight, j))
-        t0 = time.perf_counter()
+        t0 = clock()
         proof = runs[i].step()
-        spent[i] += time.perf_counter() - t0
+        spent[i] += clock() - t0
         if proof is not None:
             return proof
         if call.budget.out:
@@ -290,7 +288,7 @@ def whole_dag(r: Root, call: Call, cap: int) -> Proof | None:
     reaches, so its distances give the fastest line (:mod:`logic.exact.pv`); None
     otherwise, or if X does not win there."""
     dag = Dag(FULL, _UNLIMITED, _UNLIMITED, "lo", call, cap)
-    if not dag.expand(rt.root_seeds(r)) or dag.frontier:
+    if not dag.expand(root_seeds(r)) or dag.frontier:
         return None
     proof = _FULL_GAME.decide(r, dag)
     return proof if proof is not None and proof.won else None

@@ -104,24 +104,39 @@ def route_engine_noise(path: Path | None) -> Callable[[], None]:
     if path is None:
         handler = logging.NullHandler()
     else:
-        handler = logging.FileHandler(path, encoding="utf-8", errors="backslashreplace",
-                                      delay=True)
+        handler = _QuietFileHandler(path, encoding="utf-8", errors="backslashreplace",
+                                    delay=True)
         handler.setFormatter(logging.Formatter(
             "%(asctime)s pid %(process)d %(name)s %(levelname)s: %(message)s"))
     saved = []
     for name in ENGINE_LOGGERS:
         logger = logging.getLogger(name)
+        for old in [h for h in logger.handlers if getattr(h, "pawnfence_route", False)]:
+            logger.removeHandler(old)  # an earlier run's, kept for asyncio (see undo)
+            old.close()
         saved.append((logger, logger.propagate))
         logger.addHandler(handler)
         logger.propagate = False
+    setattr(handler, "pawnfence_route", True)  # noqa: B010 (a mark on a library object)
 
     def undo() -> None:
+        # asyncio's child watcher reports an engine that died from its own thread, even
+        # after the engine is closed ("Unknown child process pid ..."): its logger keeps
+        # writing to the run's log for the rest of the process, never to stderr
         for logger, propagate in saved:
-            logger.removeHandler(handler)
-            logger.propagate = propagate
-        handler.close()
+            if logger.name != "asyncio":
+                logger.removeHandler(handler)
+                logger.propagate = propagate
 
     return undo
+
+
+class _QuietFileHandler(logging.FileHandler):
+    """A log file whose failures (the folder removed, a full disk) are dropped: noise
+    routed away from stderr must never come back there as a logging error."""
+
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 (logging's name)
+        return None
 
 
 def _not_json(name: str) -> None:

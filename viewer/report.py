@@ -39,7 +39,7 @@ from logic.tools.judge import judge_note, summarize
 from logic.tools.scan import iter_results
 from viewer.overlay import live_overlay
 from viewer.svg import board_svg
-from viewer.theme import COLOURS, legend_items
+from viewer.theme import LIGHT, legend_items
 
 __all__ = ["Finding", "ReportError", "ReportStats", "findings", "write_report"]
 
@@ -48,8 +48,8 @@ XLINK_NS = "http://www.w3.org/1999/xlink"
 ET.register_namespace("", SVG_NS)
 ET.register_namespace("xlink", XLINK_NS)
 
-#: the board's colours in the page: the window's board on a white margin, dark coordinates
-PAGE_COLOURS = {**COLOURS, "background": (255, 255, 255), "coord": (51, 51, 51)}
+#: the board's colours in the page: the light theme (the figures' colours)
+PAGE_COLOURS = LIGHT
 
 #: findings a page of the table shows
 PAGE_ROWS = 100

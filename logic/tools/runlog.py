@@ -19,8 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-__all__ = ["load_rows", "bad_path", "Progress", "shown", "carried_notes", "finite_number",
-           "route_engine_noise", "ENGINE_LOGGERS"]
+__all__ = ["load_rows", "parse_row", "bad_path", "Progress", "shown", "carried_notes",
+           "finite_number", "route_engine_noise", "ENGINE_LOGGERS"]
 
 
 def finite_number(x: Any) -> bool:
@@ -66,15 +66,7 @@ def load_rows(path: Path, problem: Callable[[Any], str], errors: list[str]
     aside: list[bytes] = []
     bad = bad_path(path)
     for n, raw in enumerate(data[:keep].split(b"\n")[:-1], 1):  # lines end at "\n" only
-        try:
-            row = json.loads(raw.decode("utf-8"), parse_constant=_not_json)
-            why = problem(row)
-        except UnicodeDecodeError:
-            why = "bytes that are not UTF-8"
-        except ValueError as exc:
-            why = f"not JSON ({exc})"
-        except RecursionError:
-            why = "JSON nested too deeply"
+        row, why = parse_row(raw, problem)
         if why:
             line = raw.decode("utf-8", errors="replace")
             errors.append(f"{path}:{n}: set aside, {why}: {shown(line)} (kept in {bad.name})")
@@ -137,6 +129,21 @@ class _QuietFileHandler(logging.FileHandler):
 
     def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 (logging's name)
         return None
+
+
+def parse_row(raw: bytes, problem: Callable[[Any], str]) -> tuple[Any, str]:
+    """One line of a JSON-lines file as ``(row, why)``: ``why`` is ``""`` for a
+    well-formed row, else why it is not one (not UTF-8, not strict JSON, too deeply
+    nested, or what ``problem(row)`` says)."""
+    try:
+        row = json.loads(raw.decode("utf-8"), parse_constant=_not_json)
+        return row, problem(row)
+    except UnicodeDecodeError:
+        return None, "bytes that are not UTF-8"
+    except ValueError as exc:
+        return None, f"not JSON ({exc})"
+    except RecursionError:
+        return None, "JSON nested too deeply"
 
 
 def _not_json(name: str) -> None:

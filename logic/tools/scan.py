@@ -58,7 +58,7 @@ from logic.tools.judge import (
     judge_problem,
     summarize,
 )
-from logic.tools.runlog import Progress, carried_notes, load_rows, route_engine_noise
+from logic.tools.runlog import Progress, carried_notes, load_rows, parse_row, route_engine_noise
 from logic.uci import Engine, EngineError, IllegalPositionError
 from logic.vocab import Category
 
@@ -673,13 +673,7 @@ def iter_results(path: str | Path) -> Iterator[dict[str, Any] | str]:
             if not raw.endswith(b"\n"):
                 yield f"line {n}: torn (no newline: a writer was stopped mid-line)"
                 return
-            try:
-                row = json.loads(raw.decode("utf-8"))
-                why = _result_problem(row)
-            except UnicodeDecodeError:
-                why = "bytes that are not UTF-8"
-            except ValueError as exc:
-                why = f"not JSON ({exc})"
+            row, why = parse_row(raw, _result_problem)
             if why:
                 yield f"line {n}: {why}"
             else:

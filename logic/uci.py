@@ -81,17 +81,25 @@ def _legal_or_raise(board: chess.Board) -> None:
                                    f"{board.fen()!r}")
 
 
+#: seconds an engine's UCI handshake may take by default
+START_TIMEOUT = 20.0
+
+
 class Engine:
     """A UCI engine at ``path``, started on first use.
 
     ``timeout``: seconds beyond the search time before an unanswered ``go`` counts as a
-    failure (and to start the engine); ``max_failures``: failures in a row after which
+    failure; ``start_timeout``: seconds the UCI handshake may take (at least
+    ``timeout``; a loaded machine can take seconds to start an engine, a program that
+    is no engine fails all the same); ``max_failures``: failures in a row after which
     the engine is given up.  Thread-safe: one analysis at a time.
     """
 
-    def __init__(self, path: str, *, timeout: float = 5.0, max_failures: int = 3) -> None:
+    def __init__(self, path: str, *, timeout: float = 5.0, max_failures: int = 3,
+                 start_timeout: float = START_TIMEOUT) -> None:
         self.path = str(path)
         self.timeout = timeout
+        self.start_timeout = max(timeout, start_timeout)
         self.max_failures = max_failures
         self.failures = 0
         self.gave_up = ""
@@ -103,7 +111,7 @@ class Engine:
         if self._engine is None:
             try:
                 self._engine = chess.engine.SimpleEngine.popen_uci(
-                    self.path, timeout=self.timeout, stderr=subprocess.DEVNULL)
+                    self.path, timeout=self.start_timeout, stderr=subprocess.DEVNULL)
             except FileNotFoundError:
                 raise EngineError(f"engine {self.path}: not found") from None
             except PermissionError:
@@ -113,7 +121,7 @@ class Engine:
             except (TimeoutError, chess.engine.EngineError, chess.engine.EngineTerminatedError,
                     OSError) as exc:
                 raise EngineError(f"engine {self.path}: does not start as a UCI engine "
-                                  f"({_why(exc, self.timeout)})") from None
+                                  f"({_why(exc, self.start_timeout)})") from None
         return self._engine
 
     def close(self, wait: float = 2.0) -> None:

@@ -375,7 +375,8 @@ def test_pvs_replay_on_random_breakthroughs(syzygy_dir) -> None:
 
 @pytest.mark.parametrize(("fen", "x", "plies", "double"), [
     ("8/8/3K4/8/2p5/8/1P3k2/8 w - - 0 1", chess.WHITE, 19, "b2b4"),
-    ("2k5/6p1/8/5P2/8/8/8/2K5 b - - 0 1", chess.BLACK, 33, "g7g5"),
+    pytest.param("2k5/6p1/8/5P2/8/8/8/2K5 b - - 0 1", chess.BLACK, 33, "g7g5",
+                 marks=pytest.mark.slow),
 ])
 def test_the_line_never_walks_into_an_en_passant_refutation(fen: str, x: chess.Color,
                                                              plies: int, double: str) -> None:
@@ -398,7 +399,7 @@ def test_the_line_never_walks_into_an_en_passant_refutation(fen: str, x: chess.C
     assert exact_solve(board, x, method="forward", max_seconds=120).plies == plies
 
 
-@pytest.mark.parametrize("method", ["full", "forward"])
+@pytest.mark.parametrize("method", ["full", pytest.param("forward", marks=pytest.mark.slow)])
 def test_among_equal_defences_the_kings_line_goes_for_the_passed_pawn(method: str) -> None:
     """Once 2. Kxc4 has passed White's b-pawn, all of Black's king moves lose in as
     many plies; the line's king walked off to h8 (whole DAG: "5. b4 Kh7 6. b5 Kh8") or
@@ -500,6 +501,7 @@ def test_runner_bound_is_below_the_exact_tables() -> None:
     assert tested == 40, (tested, tries)
 
 
+@pytest.mark.slow
 def test_king_maps() -> None:
     board = chess.Board("4k3/8/8/p1p1p1p1/P1P1P1P1/2P5/8/4K3 w - -")
     r = exact_solve(board, chess.WHITE)
@@ -572,6 +574,7 @@ def test_logic_never_imports_the_viewer() -> None:
                 assert not name.startswith(("pygame", "viewer")), (path.name, name)
 
 
+@pytest.mark.slow
 def test_schedule_follows_the_static_claims() -> None:
     """The exact method tries the restricted games first ("claimed") exactly where a
     static method calls the side blocked; the schedule changes how soon, never what,
@@ -694,6 +697,7 @@ def test_counts_are_the_solves_made_when_the_budget_runs_out(method: str, cap: i
 FINE70 = "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1"
 
 
+@pytest.mark.slow
 def test_a_partial_expansions_breakthrough_gets_the_whole_dags_fastest_line() -> None:
     """The level-limited lower bound proves Fine #70 with a 53-ply line; the whole DAG
     (2,000 structures, within ``LINE_DAG_CAP``) is then solved for the line: the
@@ -757,6 +761,7 @@ def test_the_headline_marks_the_attackers_first_move(fen: str, color: chess.Colo
         mover.push(move)
 
 
+@pytest.mark.slow
 def test_on_line_is_called_once_when_a_breakthrough_is_proved_and_its_line_begins() -> None:
     """The progress hook the viewer shows "finding the line" by: once for a breakthrough
     with its line, never for a blockage or without a line."""
@@ -774,6 +779,7 @@ def test_on_line_is_called_once_when_a_breakthrough_is_proved_and_its_line_begin
 PAPER_20 = "8/2p5/kp2p1p1/p1p1P1P1/P1P2P2/1P4K1/8/8 w - - 0 1"
 
 
+@pytest.mark.slow
 def test_diagram_20_breaks_with_the_papers_f5_within_the_default_budget() -> None:
     """The paper's Diagram 20 ("1. f5 wins"): the retrograde expansions need about
     20 s; the forward search proves it at the default budget, with the paper's move

@@ -144,7 +144,8 @@ EP_REFUTED = [
     ("8/6k1/1pK5/1Pp5/2Pp4/3Pp2p/4P2P/8 b - c3 0 1", chess.BLACK),  # 1... dxc3 e.p.
     ("7k/5p1p/3p1P1P/2pP4/p1P5/P7/2P1K3/8 w - c6 0 1", chess.WHITE),
     ("8/k7/8/1p6/pP1p2p1/P1pP2P1/2P4K/8 b - b3 0 1", chess.BLACK),
-    ("8/8/4k3/8/1p2p1pP/pP1PP1P1/P3P3/3K4 b - h3 0 1", chess.BLACK),
+    pytest.param("8/8/4k3/8/1p2p1pP/pP1PP1P1/P3P3/3K4 b - h3 0 1", chess.BLACK,
+                 marks=pytest.mark.slow),
 ]
 
 
@@ -165,6 +166,7 @@ def test_no_static_blockage_where_an_en_passant_capture_breaks_through(fen: str,
     assert any(logic.detect(without, color, method=m).blocked for m in logic.STATIC_METHODS)
 
 
+@pytest.mark.slow
 def test_no_static_claim_is_refuted_on_generated_en_passant_boards() -> None:
     """3,000 generated near-fortresses with a capture en passant pending (either side to
     move): every side a static method calls blocked is exact blocked (README: there the

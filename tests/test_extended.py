@@ -124,6 +124,7 @@ def test_x4_keeps_a_pawn_behind_the_lower_wall() -> None:
     assert v.fence == chess.BB_RANK_4  # a4-h4: the wall the king cannot pass
 
 
+@pytest.mark.slow
 def test_x4_cached_region_is_the_region_structure() -> None:
     """The search's x4 entry (:meth:`region_of`, which tests "no wall at all" with its
     own accelerated flood first) is :func:`region_structure`'s, None exactly where that
@@ -219,6 +220,7 @@ def test_x5_gives_up_beyond_its_state_limit() -> None:
     assert shut_in(w, b, wk, bk, limit=2).code == "too-many"
 
 
+@pytest.mark.slow
 def test_x5_in_the_search_agrees_with_detect() -> None:
     """The search's test (a structure's closed boxes, then the king's region) says what
     ``detect`` says, a closed box is where :func:`king_box` can find one, and x5 holds
@@ -318,6 +320,7 @@ def test_paper_verdicts_unchanged_where_extended_only_adds() -> None:
     assert added > 20
 
 
+@pytest.mark.slow
 def test_sweep_sample_has_no_false_positive_against_exact() -> None:
     """The CI sample of ``benchmarks/extended_sweep.py rules``: 1,500 generated
     near-fortresses, 400 boxed kings and near misses (x5's family), our corpus, the library
@@ -340,6 +343,7 @@ def test_sweep_sample_has_no_false_positive_against_exact() -> None:
         assert sum(n for (r, _w), n in table.fires.items() if r == rid) > 10
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (SHARED / "corpora").is_dir(), reason="../shared/corpora absent")
 def test_extended_recognises_more_than_the_paper_on_d3() -> None:
     sweep = _load_sweep()

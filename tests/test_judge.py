@@ -37,6 +37,7 @@ def static_verdicts(board: chess.Board) -> dict:
             for m in logic.STATIC_METHODS}
 
 
+@pytest.mark.slow
 def test_judged_scan_categories_and_figures(tmp_path) -> None:
     summary = scan([JUDGE_EPD], tmp_path, jobs=1, progress=None, judge=EDGE)
     found = rows(tmp_path)
@@ -63,6 +64,7 @@ def test_judged_scan_categories_and_figures(tmp_path) -> None:
     assert "cld:141" in suspects and 'c2 "white: exact blocked; paper no (paper 3.1)' in suspects
 
 
+@pytest.mark.slow
 def test_a_false_claim_is_caught_with_the_line() -> None:
     """A planted heuristic false positive: White 'blocked' in Fine #70, where exact shows
     1. Kb1!: the category a bug would land in, and the breakthrough's line in SAN."""
@@ -85,6 +87,7 @@ def test_claimed_pairs_judge_only_claims(tmp_path) -> None:
     assert found["cld:141"]["exact"] == {}  # no method claims it: not judged
 
 
+@pytest.mark.slow
 def test_a_judged_scan_resumes_and_a_new_judge_redoes(tmp_path) -> None:
     first = scan([JUDGE_EPD], tmp_path, jobs=1, progress=None, judge=EDGE)
     again = scan([JUDGE_EPD], tmp_path, jobs=1, progress=None, judge=EDGE)
@@ -119,6 +122,7 @@ def test_scan_cli_judge(tmp_path, capsys) -> None:
     assert (tmp_path / "summary.json").is_file()
 
 
+@pytest.mark.slow
 def test_judged_dask_run_equals_local_run(tmp_path) -> None:
     distributed = pytest.importorskip("distributed")
     local, remote = tmp_path / "local", tmp_path / "dask"

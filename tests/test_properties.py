@@ -231,6 +231,7 @@ def test_pre_fence_shortcuts_never_hide_a_blockage(board: chess.Board) -> None:
             assert not _full_blocked(w, b, wk, bk)
 
 
+@pytest.mark.slow
 def test_pre_fence_shortcuts_on_every_king_placement_of_the_library_and_corpus() -> None:
     """Every fenced pawn structure of the diagram library and the Stockfish corpus,
     with kings on every pair of free, non-adjacent squares (about 0.3 M cases)."""

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.faults import ENV, ROOT, SCAN_DATA, TRACEBACK_MARKERS, cli
+from tests.waiting import HANG
 
 # -- 1. files two windows share ---------------------------------------------------------------
 
@@ -218,7 +219,7 @@ def test_pool_workers_and_their_engines_end_with_a_killed_scan(tmp_path, sig) ->
             assert started, "the pool never started"
             proc.send_signal(sig)
             proc.wait(timeout=60)
-            left = _wait_for(lambda: not any(_alive(p) for p in started), timeout=15)
+            left = _wait_for(lambda: not any(_alive(p) for p in started), timeout=HANG)
             assert left, "workers or engines outlived the killed scan"
         finally:
             with contextlib.suppress(ProcessLookupError):

@@ -15,6 +15,7 @@ import chess
 import pytest
 
 from logic.tools.scan import scan
+from tests.waiting import HANG
 from viewer.cli import main
 
 DATA = Path(__file__).parent / "data" / "scan"
@@ -97,7 +98,7 @@ def test_killed_scan_resumes_without_loss_or_repetition(tmp_path) -> None:
     slow = cmd.copy()
     slow[slow.index("--engine") + 1] = str(DATA / "slow_engine.sh")
     proc = subprocess.Popen(slow, cwd=ROOT, env=env)
-    deadline = time.time() + 30
+    deadline = time.time() + HANG
     while time.time() < deadline:
         f = out / "results.jsonl"
         if f.is_file() and len(f.read_text().splitlines()) >= 5:
@@ -153,6 +154,7 @@ def test_scan_fails_on_input_it_cannot_read_but_keeps_the_rest(tmp_path, capsys)
     assert "no such program" in capsys.readouterr().err and not (tmp_path / "e").exists()
 
 
+@pytest.mark.slow
 def test_scan_benchmark_reports_throughput_and_overhead(capsys) -> None:
     assert main(["bench", "--scan", str(DATA / "selfplay.pgn.gz"), "--json"]) == 0
     r = json.loads(capsys.readouterr().out)

@@ -46,6 +46,7 @@ def test_fortresses_score_zero_with_detection_and_an_edge_without(diagram_id: st
     assert off.score_white >= 100  # White's extra pawn shows without the detector
 
 
+@pytest.mark.slow
 def test_fine_70_finds_kb1() -> None:
     """Diagram 1 (Fine #70): only 1. Kb1 wins; a transposition table sees it."""
     board = chess.Board("8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1")
@@ -243,6 +244,7 @@ def test_bench_search_times_one_tree_per_setting() -> None:
     assert gc.isenabled()
 
 
+@pytest.mark.slow
 def test_the_search_asks_no_blockage_where_en_passant_is_pending(capsys) -> None:
     """Figure 4's question at a node where the side to move may capture en passant was
     answered from the pawn structure alone: the search scored 0.00 a position whose own

@@ -14,6 +14,7 @@ from logic import METHODS
 
 pygame = pytest.importorskip("pygame")
 
+from tests.waiting import HANG  # noqa: E402
 from viewer import clipboard  # noqa: E402
 from viewer.app import App  # noqa: E402
 from viewer.render import board_geometry  # noqa: E402
@@ -305,7 +306,7 @@ def test_search_panel_with_a_missing_engine_gives_a_message(home) -> None:
     a = App(Settings(fen=D16, engine="/nonexistent/engine"), size=(1280, 860))
     frames(a, [key(pygame.K_e)])
     assert a.state.options.search_on
-    a.analysis.wait(20)
+    a.analysis.wait(HANG)
     frames(a, [])
     html = caption_html(a.state, a.analysis.result)
     assert "with detection: +0.00" in html  # Diagram 16 is a blockage for White
@@ -321,7 +322,7 @@ def test_search_panel_runs_stockfish_when_present(home) -> None:
         pytest.skip("no stockfish installed (.ci/run installs Debian's stockfish)")
     a = App(Settings(fen="8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1", search=True),
             size=(1280, 860))
-    a.analysis.wait(30)
+    a.analysis.wait(HANG)
     frames(a, [])
     r = a.analysis.result
     assert r.done and r.engine is not None and r.engine["pv"]

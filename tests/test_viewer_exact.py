@@ -20,6 +20,7 @@ import logic
 pygame = pytest.importorskip("pygame")
 
 from tests.test_viewer import centre, down, frames, key, motion, up  # noqa: E402
+from tests.waiting import HANG  # noqa: E402
 from viewer.actions import help_lines  # noqa: E402
 from viewer.app import App  # noqa: E402
 from viewer.code import LISTINGS, line_of  # noqa: E402
@@ -55,7 +56,7 @@ def make(home, fen: str, size=(1280, 860), **settings) -> App:
     return a
 
 
-def until_proved(a: App, seconds: float = 30.0) -> None:
+def until_proved(a: App, seconds: float = HANG) -> None:
     """Run frames until both sides' verdicts are in (the job ran in the background)."""
     deadline = time.monotonic() + seconds
     while a.state.playback.verdict is None or a.state.playback.other is None:
@@ -181,7 +182,7 @@ def test_esc_cancels_and_no_thread_is_left(home) -> None:
     assert a.state.proof.proving() is None and a.state.playback.verdict is None
     b = window_banner(a.state)
     assert b.head.startswith("Exact: no verdict — cancelled while proving for White after")
-    deadline = time.monotonic() + 2.0
+    deadline = time.monotonic() + HANG
     while a.state.proof.job.alive() and time.monotonic() < deadline:
         time.sleep(0.01)
     assert not a.state.proof.job.alive() and _proof_threads() == before
@@ -202,7 +203,7 @@ def test_an_edit_cancels_and_a_stale_result_never_lands(home) -> None:
     frames(a, [down(centre(a, "d4")), up(centre(a, "d4"))], [])
     assert a.state.playback.verdict is not None and a.state.playback.verdict.status == "pieces"
     assert a.state.proof.proving() is None
-    deadline = time.monotonic() + 2.0
+    deadline = time.monotonic() + HANG
     while a.state.proof.job.alive() and time.monotonic() < deadline:
         time.sleep(0.01)
     assert not a.state.proof.job.alive(), "the cancelled job's thread is still alive"
@@ -238,13 +239,14 @@ def test_a_proving_window_sleeps_but_shows_progress(home) -> None:
     assert 2 <= a.draws - before <= 8  # four times a second, not every frame
     # the count the window shows grows while it sleeps (a proof's phase between two
     # reports may take a while on a busy machine: a generous timeout, not a budget)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + HANG
     while a.state.proof.proving().structures <= n0 and time.monotonic() < deadline:
         a.run(seconds=0.25)
     assert a.state.proof.proving().structures > n0
     a.close()
 
 
+@pytest.mark.slow
 def test_code_pane_has_the_exact_listing_and_follows_its_steps(home) -> None:
     listing = LISTINGS["exact"]
     assert "retrograde" in listing.title.lower() and "bitbase.cpp" in listing.title
@@ -314,6 +316,7 @@ def test_king_map_squares_get_a_hatch_and_a_letter(holds: bool) -> None:
                                 "B = attacking king breaks through from here")
 
 
+@pytest.mark.slow
 def test_structure_steps_are_ghost_pawns_and_the_legend_follows_the_verdict() -> None:
     board = chess.Board(FINE70)
     v = logic.detect(board, chess.WHITE, method="exact", trace=True)
@@ -346,7 +349,7 @@ def test_structure_steps_are_ghost_pawns_and_the_legend_follows_the_verdict() ->
 # -- the analysis pane, render ----------------------------------------------------------------
 def test_analysis_pane_shows_the_exact_verdicts_of_both_sides(home) -> None:
     a = make(home, WALL, search=True, engine="/nonexistent/engine")
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + HANG
     while a.analysis.result is None or not a.analysis.result.done:
         assert time.monotonic() < deadline
         frames(a, [])
@@ -361,6 +364,7 @@ def test_analysis_pane_shows_the_exact_verdicts_of_both_sides(home) -> None:
     a.close()
 
 
+@pytest.mark.slow
 def test_render_method_exact_draws_the_king_map_and_its_legend(tmp_path) -> None:
     from viewer.cli import main
 
@@ -469,7 +473,7 @@ def test_a_gif_from_the_dialog_is_encoded_while_the_window_goes_on(home, tmp_pat
     assert a.exporter.busy and "Saving the GIF" in a.state.message.text
     frames(a, [key(pygame.K_f, unicode="f")])
     assert a.state.options.flipped  # the window took a key while the GIF was being encoded
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + HANG
     while a.exporter.busy:
         assert time.monotonic() < deadline
         frames(a, [])
@@ -491,7 +495,7 @@ def test_a_background_gif_that_cannot_be_written_says_why(home, tmp_path, monkey
     # a relative path: the message names it in full whatever the length of the tmp path
     monkeypatch.chdir(tmp_path)
     a.exporter.export("gif", Path("taken") / "trace.gif", background=True)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + HANG
     while a.exporter.busy:
         assert time.monotonic() < deadline
         frames(a, [])
@@ -516,7 +520,7 @@ def test_the_proof_job_reports_the_line_phase() -> None:
     job = ProofJob()
     seen = []
     job.start("fine70", chess.Board(FINE70), True, "exact")
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + HANG
     while job.running:
         assert time.monotonic() < deadline
         p = job.progress

@@ -21,15 +21,18 @@ from pathlib import Path
 import chess
 import pytest
 
+import logic
+
 pygame = pytest.importorskip("pygame")
 
 from tests.engines import fake_engine  # noqa: E402
 from tests.faults import DAMAGED_SETTINGS, processes  # noqa: E402
 from tests.test_viewer import D16, WIKI, centre, down, frames, key, motion, up  # noqa: E402
+from tests.waiting import CLOSE_BOUND, HANG  # noqa: E402
 from viewer import clipboard  # noqa: E402
 from viewer.app import App  # noqa: E402
 from viewer.settings import Settings, load_settings  # noqa: E402
-from viewer.text import caption_html  # noqa: E402
+from viewer.text import caption_html, window_banner  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,7 +56,7 @@ def _analysis_threads() -> int:
     return sum(1 for t in threading.enumerate() if t.name.startswith("pawnfence-"))
 
 
-def _wait_done(app: App, seconds: float = 20.0) -> None:
+def _wait_done(app: App, seconds: float = HANG) -> None:
     """Run frames until the search panel's analysis is done (or ``seconds`` pass)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -154,7 +157,7 @@ def test_engine_failure_is_one_line_and_the_viewer_goes_on(home, tmp_path, fault
     assert a.state.position.editor.board.piece_at(chess.A3) is not None  # the viewer goes on
     t0 = time.monotonic()
     a.close()
-    assert time.monotonic() - t0 < 4.0, "closing waited on the engine"
+    assert time.monotonic() - t0 < CLOSE_BOUND, "closing waited on the engine"
     time.sleep(0.2)
     assert not processes(tag), "an engine process outlived the viewer"
 
@@ -163,14 +166,14 @@ def test_closing_while_the_engine_hangs_is_bounded(home, tmp_path) -> None:
     tag = f"--tag-{uuid.uuid4().hex}"
     a = App(Settings(fen=D16, engine=fake_engine(tmp_path, "--hang-go", tag), search=True),
             size=(1280, 860))
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + HANG
     while not processes(tag) and time.monotonic() < deadline:  # the engine is thinking
         frames(a, [])
         time.sleep(0.05)
     assert processes(tag) and not a.analysis.result.done
     t0 = time.monotonic()
     a.close()
-    assert time.monotonic() - t0 < 4.0, "closing waited on the engine"
+    assert time.monotonic() - t0 < CLOSE_BOUND, "closing waited on the engine"
     time.sleep(0.2)
     assert not processes(tag), "an engine process outlived the viewer"
 
@@ -330,12 +333,10 @@ def _playlist(tmp_path: Path, comment_chars: int) -> Path:
 def test_ten_megabyte_playlist_comment_neither_crashes_nor_freezes(tmp_path) -> None:
     epd = _playlist(tmp_path, 10_000_000)
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PAWNFENCE_HOME": str(tmp_path / "h")}
-    t0 = time.monotonic()
     proc = subprocess.run([sys.executable, "-m", "viewer.cli", "--playlist", str(epd),
                            "--frames", "10"], cwd=ROOT, env=env, capture_output=True,
-                          timeout=120)
+                          timeout=HANG)
     assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-2000:]
-    assert time.monotonic() - t0 < 60
 
 
 def test_long_texts_are_bounded_on_screen(home, tmp_path) -> None:
@@ -344,14 +345,13 @@ def test_long_texts_are_bounded_on_screen(home, tmp_path) -> None:
     # 90 KB: under the readers' 100,000-character line cap, so the text reaches the window
     a = App(Settings(), size=(1280, 860), playlist=read_playlist(str(_playlist(tmp_path,
                                                                                 90_000))))
-    t0 = time.monotonic()
+    # what the window lays out is bounded (a count of characters, not a time): the
+    # frames stay cheap whatever the comment's length
     frames(a, [], [key(pygame.K_n)], [])
-    assert time.monotonic() - t0 < 5, "a 100 KB comment froze the window"
     assert len(caption_html(a.state)) < 3000 and "more)" in caption_html(a.state)
+    assert sum(len(b.text) for b in window_banner(a.state).blocks) < 3000
     clipboard.put_text("not a fen " * 3000)  # 30 KB
-    t0 = time.monotonic()
     frames(a, [key(pygame.K_v, mod=pygame.KMOD_CTRL)], [])
-    assert time.monotonic() - t0 < 5, "a 30 KB paste froze the window"
     msg = a.state.message.text
     assert "Not loaded" in msg and len(msg) < 400 and "more)" in msg
     pygame.display.quit()
@@ -447,12 +447,24 @@ def test_render_on_a_full_disk_is_an_error_and_keeps_the_old_file(full_disk) -> 
 # -- 6. an event storm -------------------------------------------------------------------------
 @pytest.mark.slow
 @pytest.mark.parametrize("method", ["paper", "exact"])
-def test_event_storm(home, tmp_path, method) -> None:
+def test_event_storm(home, tmp_path, monkeypatch, method) -> None:
     """Seeded random clicks, drags, keys and pastes (some of them 20 KB) for 800 frames
     with the search panel on, starting with each kind of method (``exact``: proofs in the
-    background, cancelled by the edits): no exception, no frame slower than two seconds,
+    background, cancelled by the edits): no exception, no frame waiting on a proof,
     memory bounded, at most one engine process, one proof thread, and no pile-up of
-    threads at any time."""
+    threads at any time.  No frame waits on a proof: the exact prover never runs on the
+    window's thread (a fact about the code, where a frame-time bound would be one about
+    the machine)."""
+    exact = logic.METHODS["exact"]
+    on_main: list[str] = []
+    solve = exact.solve
+
+    def watched(board, *args, **kw):
+        if threading.current_thread() is threading.main_thread():
+            on_main.append(board.fen())
+        return solve(board, *args, **kw)
+
+    monkeypatch.setattr(exact, "solve", watched)
     rng = random.Random(20240611)
     tag = f"--tag-{uuid.uuid4().hex}"
     engine = fake_engine(tmp_path, tag)
@@ -490,9 +502,8 @@ def test_event_storm(home, tmp_path, method) -> None:
 
     def storm(n: int) -> None:
         for _ in range(n // 10):
-            t0 = time.monotonic()
             frames(a, *[batch() for _ in range(10)])
-            assert time.monotonic() - t0 < 2.0 * 10, "ten frames took over 20 s"
+            assert not on_main, f"a frame waited on a proof of {on_main[0]}"
             assert threading.active_count() <= threads + 4, "threads pile up"
             assert sum(t.name == "pawnfence-proof" for t in threading.enumerate()) <= 1
             assert len(processes(tag)) <= 1, "more than one engine process"
@@ -506,7 +517,7 @@ def test_event_storm(home, tmp_path, method) -> None:
     assert now - base < 40 * 2**20, f"memory grew by {(now - base) / 2**20:.1f} MiB"
     t0 = time.monotonic()
     a.close()
-    assert time.monotonic() - t0 < 4.0
+    assert time.monotonic() - t0 < CLOSE_BOUND
     time.sleep(0.2)
     assert not processes(tag)
     assert not a.state.proof.job.alive()

@@ -23,6 +23,7 @@ pygame_gui = pytest.importorskip("pygame_gui")
 
 from logic.diagrams import get_diagram, load_diagrams  # noqa: E402
 from tests.test_viewer import D16, WIKI, _compare, centre, down, frames, key, up  # noqa: E402
+from tests.waiting import HANG  # noqa: E402
 from viewer import text as vtext  # noqa: E402
 from viewer.app import WAKE, App  # noqa: E402
 from viewer.code import LISTINGS, line_of  # noqa: E402
@@ -70,6 +71,7 @@ def _banner_text_rect(layout):
     return rect.width - 38 - 2 * icon_r, rect.height - 8
 
 
+@pytest.mark.slow
 def test_banner_wraps_and_fits_without_ellipsis_at_three_sizes() -> None:
     """Every banner of the library (both methods, both sides, live and every step) fits
     its rectangle at the three sizes, wrapped at spaces: the lines put together give the
@@ -452,7 +454,7 @@ def test_analysis_pane_lines_in_san_arrows_with_a_legend_and_time(home) -> None:
     frames(a, [key(pygame.K_e, unicode="e")])
     assert a.state.options.search_on and "analysis" in a.panel.panes
     assert ARROW_LEGEND[0] in a.state.legend()
-    a.analysis.wait(20)
+    a.analysis.wait(HANG)
     frames(a, [])
     r = a.analysis.result
     assert r.seconds == 1.0 and r.with_detection["pv"][0] == "a1b1"
@@ -470,7 +472,7 @@ def test_analysis_pane_lines_in_san_arrows_with_a_legend_and_time(home) -> None:
 def test_a_line_is_played_move_by_move_with_the_detector_at_each_position(home) -> None:
     a = make(home, (1920, 1080), fen="8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1",
              engine="/nonexistent/engine", search=True, search_seconds=0.3)
-    a.analysis.wait(20)
+    a.analysis.wait(HANG)
     frames(a, [])
     root, rev = a.state.position.editor.fen, a.state.position.position_revision
     a.pane._build()

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.waiting import HANG
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -68,7 +70,7 @@ def test_real_window_under_xvfb(tmp_path) -> None:
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         shot = None
         light = dark = 0
-        deadline = time.time() + 30
+        deadline = time.time() + HANG
         while time.time() < deadline and app.poll() is None:
             time.sleep(0.5)
             shot = ImageGrab.grab(xdisplay=f":{n}")

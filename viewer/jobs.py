@@ -79,6 +79,7 @@ class Job(Generic[Req, Res, Prog]):
         self._pending: tuple[Req, int] | None = None
         self._active: int | None = None  # the generation the worker is running
         self._thread: threading.Thread | None = None
+        self._ending: threading.Thread | None = None  # a worker past its last request
         self._closed = False
 
     # -- requests -----------------------------------------------------------------------
@@ -94,6 +95,7 @@ class Job(Generic[Req, Res, Prog]):
             self.result, self.progress = result, progress
             self._pending = (request, self.generation)
             if self._thread is None:
+                self._join_ending()
                 self._thread = threading.Thread(target=self._work, name=self.name,
                                                 daemon=True)
                 self._thread.start()
@@ -195,12 +197,19 @@ class Job(Generic[Req, Res, Prog]):
             self.condition.notify_all()
         return not self.alive()
 
+    def _join_ending(self) -> None:
+        """Wait for a worker that took its last request and is only returning (it holds
+        no lock and ends at once), so that two worker threads never exist together."""
+        t, self._ending = self._ending, None
+        if t is not None and t is not threading.current_thread():
+            t.join()
+
     def _work(self) -> None:
         while True:
             with self.condition:
                 pending, self._pending = self._pending, None
                 if pending is None or self._closed:
-                    self._thread = None
+                    self._ending, self._thread = self._thread, None
                     self._active = None
                     self.condition.notify_all()
                     return

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import chess
 
 import logic
+from logic.vocab import Status
 
 __all__ = ["Cell", "Comparison", "compare", "disagreement", "compare_table"]
 
@@ -38,7 +39,7 @@ class Cell:
     @property
     def text(self) -> str:
         """The cell as shown: ``blocked (paper 3.2)``, ``no (wiki dynamic)``, ``unknown``."""
-        if self.status not in ("ok",):
+        if self.status != Status.OK:
             return self.status
         return f"{'blocked' if self.blocked else 'no'} ({self.rule or '-'})"
 
@@ -55,9 +56,9 @@ def disagreement(static: Cell, exact: Cell | None) -> str:
     """How ``static`` stands against ``exact``: ``"refuted"`` (it claims a blockage exact
     refutes), ``"missed"`` (exact proves one it does not claim) or ``""`` (agrees, or exact
     proved nothing)."""
-    if exact is None or exact.status != "ok":
+    if exact is None or exact.status != Status.OK:
         return ""
-    if static.status != "ok":
+    if static.status != Status.OK:
         return ""
     if static.blocked and not exact.blocked:
         return "refuted"

@@ -12,6 +12,7 @@ import chess
 
 import logic
 from logic.verdict import Verdict
+from logic.vocab import Status
 from viewer.overlay import EMPTY, Overlay, legend_drawn, live_overlay, step_overlay
 from viewer.text import Banner, frame_banner, frame_explanation
 from viewer.theme import LegendItem, legend_items
@@ -71,7 +72,7 @@ class Frame:
         """Every line the legend of this frame's method may have, in order."""
         v = self.verdict
         method = v.method if v is not None else logic.DEFAULT_METHOD
-        code = v.code if v is not None and v.status == "ok" else \
+        code = v.code if v is not None and v.status == Status.OK else \
             ("none" if v is not None else None)
         return legend_items(method, kpk=bool(self.kpk), code=code)
 

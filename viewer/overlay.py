@@ -29,6 +29,7 @@ import chess
 
 from logic.registry import METHODS
 from logic.verdict import Verdict
+from logic.vocab import Status
 from viewer.theme import CATEGORY_LETTER, LegendItem
 
 __all__ = ["Overlay", "live_overlay", "step_overlay", "badge_letter", "EMPTY", "legend_drawn"]
@@ -111,7 +112,7 @@ def _arrow(step: object) -> tuple[int, int, str] | None:
 
 def _proof_overlay(v: Verdict) -> Overlay:
     """A prover's final state: its king map and the first move of its line."""
-    if v.status != "ok":
+    if v.status != Status.OK:
         return EMPTY
     first = next((s for s in v.steps if _arrow(s) is not None), None)
     return Overlay(kingmap=v.king_mask, kingmap_holds=v.code == "proved",

@@ -33,6 +33,7 @@ import logic
 from logic.diagrams import Diagram
 from logic.position import PositionError
 from logic.verdict import Verdict
+from logic.vocab import Status
 from viewer.editor import is_back_rank_pawn
 from viewer.proof import board_key, provable
 from viewer.settings import Settings
@@ -126,7 +127,7 @@ class ViewerState:
     def _unknowns(self) -> list[Verdict]:
         """The verdicts on show that are "unknown" (the prover ran out of budget)."""
         return [v for v in (self.playback.verdict, self.playback.other)
-                if v is not None and v.status == "unknown"]
+                if v is not None and v.status == Status.UNKNOWN]
 
     def retry_proof(self) -> bool:
         """R: prove again after a cancel or a failure, or with the budget

@@ -253,6 +253,8 @@ def test_the_headline_reason_and_json_say_the_outcome(tmp_path: Path, capsys) ->
     fields = logic.METHODS["exact"].fields(v)
     assert fields["outcome"] == {"kind": "wins", "by": "rule",
                                  "text": "then a queen against a bare king: wins"}
+    bare = logic.detect(board, chess.BLACK, method="exact")  # no pawn: nothing to force
+    assert bare.blocked and logic.METHODS["exact"].fields(bare)["outcome"] is None
     race = logic.detect(chess.Board("8/4P3/8/8/8/7K/p7/3k4 w - - 0 1"), chess.WHITE,
                         method="exact")
     assert race.headline == ("White forces a promotion: 1. e8=Q! — Black queens too "

@@ -22,7 +22,7 @@ import chess
 
 from logic.bitboards import file_set
 from logic.exact.budget import Clock
-from logic.exact.outcome import Outcome, Tables, outcome
+from logic.exact.outcome import UNCLEAR, Outcome, Tables, outcome
 from logic.exact.prover import MAX_SECONDS, ExactError, ExactResult, check_board, solve
 from logic.exact.prover import clear_cache as clear_structures
 from logic.exact.why import NO_REASON, x_move_reason
@@ -228,7 +228,7 @@ class ExactMethod(Method):
             return (f"{v.side} cannot win — proved (exact: "
                     f"{_work(r)}, {r.ms / 1000:.2f} s)")
         if v.code == "breaks":
-            told = d.outcome or UNKNOWN_OUTCOME
+            told = d.outcome or UNCLEAR
             if not d.san:
                 return (f"{v.side} {_forces(r)} — proved (exact, {r.ms / 1000:.2f} s) — "
                         f"{told.text}")
@@ -266,7 +266,7 @@ class ExactMethod(Method):
             if r.ends == DEFENDER_PROMOTES:
                 return (f"{defender_promotes(v.color)}, in {_plies(r.plies)} (exact: "
                         f"{_work(r)}, {secs:.2f} s{how}){line}")
-            told = d.outcome or UNKNOWN_OUTCOME
+            told = d.outcome or UNCLEAR
             when = f", {_ends(r)} in {_plies(r.plies)}" if r.plies else ""
             return (f"{name.us} {_forces(r)}{when} (exact: {_work(r)}, {secs:.2f} s{how})"
                     f"{line} — {told.text}")
@@ -351,10 +351,6 @@ def defender_promotes(attacker: chess.Color) -> str:
     them = chess.COLOR_NAMES[not attacker].capitalize()
     us = chess.COLOR_NAMES[attacker].capitalize()
     return f"the blockage ends: {them} is forced to promote (no win for {us} proved)"
-
-
-#: the outcome of a forced promotion whose verdict carries none
-UNKNOWN_OUTCOME = Outcome("unclear", "outcome not proved")
 
 
 def _forces(r: ExactResult) -> str:

@@ -93,7 +93,8 @@ def solve_side(fen: str, x: bool, seconds: float) -> Side:
     return Side(fen=fen, x=x, status=r.status, pv=r.pv, ends=r.ends)
 
 
-def _jobs(material: str, n: int, seed: str) -> Iterator[tuple[str, bool]]:
+def sides(material: str, n: int, seed: str) -> Iterator[tuple[str, bool]]:
+    """``(fen, x)`` of every side with pawns of :func:`boards`."""
     for board in boards(material, n, seed):
         for x in chess.COLORS:
             if board.pawns & board.occupied_co[x]:
@@ -121,13 +122,13 @@ def solve_all(keys: list[tuple[str, bool]], seconds: float, jobs: int,
     return [known[k] for k in keys]
 
 
-def tally(sides: list[Side], tb: chess.syzygy.Tablebase) -> Tally:
-    """The counts of ``sides`` (see :class:`Tally`), each breakthrough's outcome without
+def tally(solved: list[Side], tb: chess.syzygy.Tablebase) -> Tally:
+    """The counts of ``solved`` (see :class:`Tally`), each breakthrough's outcome without
     tables and each ``wins`` against Syzygy's value of the root."""
     kinds: Counter[str] = Counter()
     table_wins: Counter[str] = Counter()
     exceptions = []
-    for s in sides:
+    for s in solved:
         if s.status != "breaks":
             kinds[s.status] += 1
             continue
@@ -139,7 +140,7 @@ def tally(sides: list[Side], tb: chess.syzygy.Tablebase) -> Tally:
         table_wins[kind] += wins
         if kind == "wins" and not wins:
             exceptions.append((s.fen, s.x, s.pv))
-    return Tally(sides=len(sides), kinds=kinds, table_wins=table_wins, exceptions=exceptions)
+    return Tally(sides=len(solved), kinds=kinds, table_wins=table_wins, exceptions=exceptions)
 
 
 def _share(k: int, total: int) -> str:
@@ -202,7 +203,7 @@ def main(argv: list[str]) -> int:
                 fh.write(json.dumps(s._asdict()) + "\n")
                 fh.flush()
 
-        keys = {name: list(_jobs(name, args.count, args.seed)) for name in MATERIALS}
+        keys = {name: list(sides(name, args.count, args.seed)) for name in MATERIALS}
         # the materials interleaved, so a sweep stopped early has some of each
         order = [k for group in zip_longest(*keys.values()) for k in group if k is not None]
         solve_all(order, args.seconds, args.jobs, known, keep)

@@ -23,9 +23,10 @@ from logic.exact.why import outside_square, steps_to_promote, x_move_reason
 GAVIOTA = Path("/usr/share/gaviotatb")
 
 
-def _sweep(syzygy_dir: Path, material: str, n: int, seed: str) -> sweep.Tally:
-    keys = list(sweep._jobs(material, n, seed))
-    sides = sweep.solve_all(keys, 2.0, 1, {})
+def _sweep(syzygy_dir: Path, material: str, n: int, seed: str,
+           seconds: float = 2.0) -> sweep.Tally:
+    keys = list(sweep.sides(material, n, seed))
+    sides = sweep.solve_all(keys, seconds, 1, {})
     with chess.syzygy.open_tablebase(str(syzygy_dir)) as tb:
         return sweep.tally(sides, tb)
 
@@ -47,7 +48,7 @@ def test_every_wins_is_a_syzygy_win_of_the_root(material: str, syzygy_dir: Path)
 @pytest.mark.slow
 def test_every_wins_is_a_syzygy_win_on_5100_positions(syzygy_dir: Path) -> None:
     """The acceptance sweep: 1,700 positions of each material (the docs' table)."""
-    seen = {m: _sweep(syzygy_dir, m, 1700, "outcome") for m in sweep.MATERIALS}
+    seen = {m: _sweep(syzygy_dir, m, 1700, "outcome", 10.0) for m in sweep.MATERIALS}
     assert all(t.exceptions == [] for t in seen.values()), seen
     assert sum(t.kinds["wins"] for t in seen.values()) > 1000, seen
 
@@ -104,6 +105,10 @@ def test_the_defenders_promotion_and_mate() -> None:
     # mate with the defender bare: a win; with a defender's pawn: not proved
     b = chess.Board("k7/2P5/1K6/8/8/8/8/8 w - - 0 1")
     assert outcome(b, chess.WHITE, ["c7c8q"], "mate").kind == "wins"
+    # a promotion that mates (the line ends as a promotion)
+    b = chess.Board("k7/2P4P/1K6/8/8/8/8/8 w - - 0 1")
+    assert outcome(b, chess.WHITE, ["h7h8q"], "promotion") == Outcome(
+        "wins", "then mate: wins", "rule")
     b = chess.Board("k7/2P5/1K6/8/8/8/7p/8 w - - 0 1")
     o = outcome(b, chess.WHITE, ["c7c8q"], "mate")
     assert o.kind == "unclear" and "Black's promotion" in o.text

@@ -10,8 +10,8 @@ line's last move, only where that is cheap and sure:
     ends in a queen D can neither take nor is stalemated by: KQvK (an extra X pawn
     changes nothing), a win, as the KQvK table says of every such position
     (``tests/test_outcome.py`` checks it against Gaviota's table where it is installed);
-  - mate ends the line, and D has no pawn at the root (with a pawn, another defence may
-    end in D's promotion instead);
+  - mate ends the line (or its promotion mates), and D has no pawn at the root (with a
+    pawn, another defence may end in D's promotion instead);
   - a table (Syzygy or Gaviota, through python-chess: :func:`open_tables`) that holds the
     root's material says X wins.
 
@@ -211,6 +211,8 @@ def outcome(board: chess.Board, x: chess.Color, pv: Sequence[str], ends: str, *,
     after = _replay(board, pv)
     if after is None or after.turn == x:
         return UNCLEAR
+    if bare and after.is_checkmate():  # the promotion mates
+        return Outcome("wins", "then mate: wins", "rule")
     if bare and _bare_king_wins(after, x):
         return Outcome("wins", "then a queen against a bare king: wins", "rule")
     n, san = _d_promotes(after, RACE_MOVES)

@@ -6,8 +6,10 @@ holds; the verdict, its JSON and the viewer's banner say it."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import chess
@@ -162,29 +164,58 @@ def test_open_tables_says_what_is_wrong(tmp_path: Path) -> None:
         open_tables(str(tmp_path / "missing"))
 
 
-@pytest.mark.skipif(not (GAVIOTA / "gtb4" / "kqk.gtb.cp4").is_file(),
-                    reason="Debian's gaviotatb package is not installed")
-def test_gaviota_tables_and_the_bare_king_rule_proved_against_kqk() -> None:
+needs_gaviota = pytest.mark.skipif(not (GAVIOTA / "gtb4" / "kqk.gtb.cp4").is_file(),
+                                   reason="Debian's gaviotatb package is not installed")
+
+
+def _kqk_rule_positions(placements: Iterator[tuple[int, int, int]]) -> Iterator[chess.Board]:
+    """The KQvK boards, Black (the bare king) to move, of ``placements`` (White's king,
+    Black's king, the queen) where the rule applies: legal, Black has a move and none
+    takes the queen."""
+    for wk, bk, q in placements:
+        if len({wk, bk, q}) < 3:
+            continue
+        board = chess.Board(None)
+        board.set_piece_at(wk, chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(bk, chess.Piece(chess.KING, chess.BLACK))
+        board.set_piece_at(q, chess.Piece(chess.QUEEN, chess.WHITE))
+        board.turn = chess.BLACK
+        moves = list(board.legal_moves) if board.is_valid() else []
+        if moves and not any(m.to_square == q for m in moves):
+            yield board
+
+
+@needs_gaviota
+def test_gaviota_tables_and_the_bare_king_rule_against_kqk() -> None:
     """Debian's layout opens (the gtb4 folder); the rule's end position (a queen the
     bare king can neither take nor is stalemated by, the king to move) is a loss for the
-    king in every one of 2,000 random KQvK placements of the table."""
+    king in 2,000 random KQvK placements of the table."""
+    rng = random.Random("kqk")
     with open_tables(str(GAVIOTA)) as tb:
         assert tb.kind == "gaviota" and tb.path.endswith("gtb4")
         assert tb.value(chess.Board("8/4P3/8/8/8/2k5/8/4K3 w - - 0 1")) == 1
-        rng = random.Random("kqk")
-        checked = 0
-        while checked < 2000:
-            board = chess.Board(None)
-            wk, bk, q = rng.sample(chess.SQUARES, 3)
-            board.set_piece_at(wk, chess.Piece(chess.KING, chess.WHITE))
-            board.set_piece_at(bk, chess.Piece(chess.KING, chess.BLACK))
-            board.set_piece_at(q, chess.Piece(chess.QUEEN, chess.WHITE))
-            board.turn = chess.BLACK
-            moves = list(board.legal_moves)
-            if not board.is_valid() or not moves or any(m.to_square == q for m in moves):
-                continue
+        placements = ((rng.choice(chess.SQUARES), rng.choice(chess.SQUARES),
+                       rng.choice(chess.SQUARES)) for _ in itertools.count())
+        for k, board in enumerate(_kqk_rule_positions(placements)):
             assert tb.value(board) == -1, board.fen()
-            checked += 1
+            if k == 2000:
+                break
+
+
+@pytest.mark.slow
+@needs_gaviota
+def test_the_bare_king_rule_is_proved_against_the_whole_kqk_table() -> None:
+    """Every KQvK position the rule applies to, White's king on the a1-d1-d4 triangle
+    (the others are its mirror images), is a loss for the bare king."""
+    triangle = [chess.A1, chess.B1, chess.C1, chess.D1, chess.B2, chess.C2, chess.D2,
+                chess.C3, chess.D3, chess.D4]
+    placements = itertools.product(triangle, chess.SQUARES, chess.SQUARES)
+    with open_tables(str(GAVIOTA)) as tb:
+        n = 0
+        for board in _kqk_rule_positions(placements):
+            assert tb.value(board) == -1, board.fen()
+            n += 1
+    assert n > 20_000
 
 
 # ---------------------------------------------------------------- why a move works

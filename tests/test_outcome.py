@@ -1,8 +1,9 @@
 """What a forced promotion leads to (:mod:`logic.exact.outcome`) and why the line's moves
 work (:mod:`logic.exact.why`): every ``wins`` is a win by Syzygy's value of the root on
-random KPvK, KPPvK and KPvKP positions (a few hundred here, 5,100 in the slow sweep of
-``benchmarks/outcome_sweep.py``); each rule and each outcome on a position where it
-holds; the verdict, its JSON and the viewer's banner say it."""
+random KPvK, KPPvK and KPvKP positions (300 here, the 5,100 of the docs' table,
+``benchmarks/outcome_sweep.py``, in the slow sweep); each rule and each outcome on a
+position where it holds (the bare-king rule against Gaviota's KQvK table); the verdict,
+its JSON and the viewer's banner say it."""
 
 from __future__ import annotations
 

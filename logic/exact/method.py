@@ -195,7 +195,8 @@ class ExactMethod(Method):
         raw: Boards = NO_BOARDS._replace(kmask=km) if r.status != "unknown" else NO_BOARDS
         told = (outcome(board, color, r.pv, r.ends, tables=self.tables)
                 if r.status == "breaks" else None)
-        detail = ExactDetail(r, _sans(board, r.pv) if r.pv else (), board.fen(), told)
+        detail = ExactDetail(result=r, san=_sans(board, r.pv) if r.pv else (), fen=board.fen(),
+                             outcome=told)
         return Verdict(color=bool(color), method=self.name, blocked=r.status == "blocked",
                        rule=Rule.EXACT, status=status, code=code, args=(), raw=raw, notes=(),
                        kings=(wk ^ flip, bk ^ flip), detail=detail)

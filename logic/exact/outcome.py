@@ -81,7 +81,7 @@ class Outcome(NamedTuple):
         return {"kind": self.kind, "text": self.text, "by": self.by}
 
 
-UNCLEAR = Outcome("unclear", "outcome not proved")
+UNCLEAR = Outcome(kind="unclear", text="outcome not proved")
 
 
 def _replay(board: chess.Board, pv: Sequence[str]) -> chess.Board | None:
@@ -183,11 +183,11 @@ def _table(tables: Tables | None, board: chess.Board, x: chess.Color) -> Outcome
     if board.turn != x:
         value = -value
     if value > 0:
-        return Outcome("wins", "the endgame table says: wins", "table")
+        return Outcome(kind="wins", text="the endgame table says: wins", by="table")
     if value == 0:
-        return Outcome("draws", "the endgame table says: a draw", "table")
+        return Outcome(kind="draws", text="the endgame table says: a draw", by="table")
     other = chess.COLOR_NAMES[not x].capitalize()
-    return Outcome("loses", f"the endgame table says: {other} wins", "table")
+    return Outcome(kind="loses", text=f"the endgame table says: {other} wins", by="table")
 
 
 def outcome(board: chess.Board, x: chess.Color, pv: Sequence[str], ends: str, *,
@@ -199,31 +199,31 @@ def outcome(board: chess.Board, x: chess.Color, pv: Sequence[str], ends: str, *,
     side = chess.COLOR_NAMES[x].capitalize()
     other = chess.COLOR_NAMES[not x].capitalize()
     if ends == "defender-promotion":
-        return Outcome("defender", f"{other} is forced to promote (no win for {side} "
-                                   "proved)", "rule")
+        return Outcome(kind="defender", text=f"{other} is forced to promote (no win for "
+                                             f"{side} proved)", by="rule")
     told = _table(tables, board, x)
     if told is not None:
         return told
     bare = not board.pieces_mask(chess.PAWN, not x)
     if ends == "mate":
-        return Outcome("wins", "mate: wins", "rule") if bare else \
-            Outcome("unclear", f"mate on this line, but another defence may end in "
-                               f"{other}'s promotion: outcome not proved")
+        return Outcome(kind="wins", text="mate: wins", by="rule") if bare else \
+            Outcome(kind="unclear", text=f"mate on this line, but another defence may end "
+                                         f"in {other}'s promotion: outcome not proved")
     if ends != "promotion" or not pv:
         return UNCLEAR
     after = _replay(board, pv)
     if after is None or after.turn == x:
         return UNCLEAR
     if bare and after.is_checkmate():  # the promotion mates
-        return Outcome("wins", "then mate: wins", "rule")
+        return Outcome(kind="wins", text="then mate: wins", by="rule")
     if bare and _bare_king_wins(after, x):
-        return Outcome("wins", "then a queen against a bare king: wins", "rule")
+        return Outcome(kind="wins", text="then a queen against a bare king: wins", by="rule")
     n, san = _d_promotes(after, RACE_MOVES)
     if n:
         number = after.fullmove_number
         dots = "..." if after.turn == chess.BLACK else "."
         when = f"{number}{dots} {san}" if n == 1 else f"by move {number + n - 1}"
-        return Outcome("race", f"{other} queens too ({when}): a race", "search")
+        return Outcome(kind="race", text=f"{other} queens too ({when}): a race", by="search")
     return UNCLEAR
 
 

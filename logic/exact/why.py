@@ -37,7 +37,7 @@ class Reason(NamedTuple):
     text: str
 
 
-NO_REASON = Reason("", "")
+NO_REASON = Reason(kind="", text="")
 
 
 def steps_to_promote(square: chess.Square, color: chess.Color) -> int:
@@ -86,15 +86,16 @@ def x_move_reason(after: chess.Board, move: chess.Move, attacker: chess.Color) -
     out = [s for s in passed if outside_square(after, s)]
     if out:
         name = chess.FILE_NAMES[chess.square_file(_most_advanced(out, attacker))]
-        return Reason("outside", f"{them}'s king is outside the square of the {name}-pawn: "
-                                 "it cannot catch it.")
+        return Reason(kind="outside", text=f"{them}'s king is outside the square of the "
+                                           f"{name}-pawn: it cannot catch it.")
     moved = move.to_square
     if moved in passed and after.piece_type_at(moved) == chess.PAWN:
         name = chess.FILE_NAMES[chess.square_file(moved)]
-        return Reason("passed", f"the passed {name}-pawn moves on (no {them.lower()} pawn "
-                                "ahead on its file or the files beside it).")
+        return Reason(kind="passed", text=f"the passed {name}-pawn moves on (no "
+                                          f"{them.lower()} pawn ahead on its file or the "
+                                          "files beside it).")
     if after.piece_type_at(moved) == chess.KING and passed:
         name = chess.FILE_NAMES[chess.square_file(_most_advanced(passed, attacker))]
-        return Reason("tied", f"{them}'s king is tied to the {name}-pawn: it must stay in "
-                              "the pawn's square.")
+        return Reason(kind="tied", text=f"{them}'s king is tied to the {name}-pawn: it "
+                                        "must stay in the pawn's square.")
     return NO_REASON

@@ -206,6 +206,8 @@ MEASURED: dict[str, Measured] = {
     "kpk-rules": Measured((PY, "benchmarks/kpk_report.py"), "about a minute"),
     "exact-syzygy": Measured((PY, "benchmarks/exact_syzygy_report.py", "1000"),
                              "about an hour"),
+    "outcome": Measured((PY, "benchmarks/outcome_sweep.py", "--jobs", "2"),
+                        "about 30 minutes on two cores"),
     "exact-levers-syzygy": Measured((PY, "benchmarks/exact_syzygy_report.py", "1000",
                                      "levers"), "about half an hour"),
     "extended-rules": Measured((PY, "benchmarks/extended_sweep.py", "rules", "--count",

@@ -118,7 +118,7 @@ def compare_table(cmp: Comparison, *, times: bool = True) -> str:
     line = lambda r: "  ".join(x.ljust(w) for x, w in zip(r, widths, strict=True)).rstrip()  # noqa: E731
     out = [cmp.fen, "", line(head), line(tuple("-" * w for w in widths)), *map(line, rows)]
     marks = {c.disagrees for row in cmp.cells.values() for c in row.values()}
-    keys = [k for m, k in (("refuted", "! a blockage exact refutes (it breaks through)"),
+    keys = [k for m, k in (("refuted", "! a blockage exact refutes (it forces a promotion)"),
                            ("missed", "? a blockage exact proves that the method misses"))
             if m in marks]
     if keys:

@@ -33,7 +33,7 @@ def test_explain_prints_steps_board_and_verdict() -> None:
 
 @pytest.mark.parametrize("fen, letter, square", [
     ("4k3/8/4P3/4K3/8/8/8/8 w - - 0 1", "H", "e8"),   # a KPK draw: where Black's king holds
-    ("7k/ppp5/8/PPP5/8/8/8/K7 w - - 0 1", "B", "a1"),  # b6!: where White's king breaks through
+    ("7k/ppp5/8/PPP5/8/8/8/K7 w - - 0 1", "B", "a1"),  # b6!: where White's king forces a promotion
 ])
 def test_explain_exact_draws_the_king_map_with_a_letter_and_its_legend(
         fen: str, letter: str, square: str) -> None:
@@ -44,7 +44,7 @@ def test_explain_exact_draws_the_king_map_with_a_letter_and_its_legend(
              for i, f in enumerate("abcdefgh")}
     assert board[square][1] == letter, board
     marked = sum(cell[1] == letter for cell in board.values())
-    holds = "holds" if letter == "H" else "breaks through"
+    holds = "holds" if letter == "H" else "forces a promotion"
     squares = "marked square" if marked == 1 else "marked squares"
     assert f"{letter} " in text and f"{holds} from the {marked} {squares}" in text
     assert f"{letter} {'defending king holds' if letter == 'H' else 'attacking king breaks'}" \

@@ -739,10 +739,10 @@ def test_without_the_whole_dag_the_line_says_it_is_the_partial_expansions(monkey
 
 
 @pytest.mark.parametrize(("fen", "color", "start"), [
-    ("7k/ppp5/8/PPP5/8/8/8/K7 w - - 0 1", chess.WHITE, "White breaks through: 1. b6! "),
+    ("7k/ppp5/8/PPP5/8/8/8/K7 w - - 0 1", chess.WHITE, "White forces a promotion: 1. b6! "),
     # the defender is to move: its reply comes first, unmarked, then the attacker's "!"
     ("8/8/8/1p1p1p1p/1P1P1P1P/8/8/K6k w - - 0 1", chess.BLACK,
-     "Black breaks through: 1. K"),
+     "Black forces a promotion: 1. K"),
 ])
 def test_the_headline_marks_the_attackers_first_move(fen: str, color: chess.Color,
                                                      start: str) -> None:

@@ -117,7 +117,7 @@ def test_fine70_breaks_through_and_its_moves_are_positions_with_labelled_arrows(
     until_proved(a)
     v = a.state.playback.verdict
     b = window_banner(a.state)
-    assert b.kind == "open" and b.head.startswith("White breaks through: 1. Kb1!")
+    assert b.kind == "open" and b.head.startswith("White forces a promotion: 1. Kb1!")
     ov = a.state.playback.overlay()
     assert not ov.kingmap_holds and ov.kingmap == v.king_mask and chess.A1 in \
         chess.SquareSet(ov.kingmap)
@@ -511,7 +511,7 @@ def test_the_banner_says_when_the_proof_is_in_and_the_line_is_being_found() -> N
     p = Progress("t", True, 934, 0, time.monotonic())
     assert proving_text(p).startswith("proving for White … 934 structures")
     assert proving_text(p._replace(line=True)).startswith(
-        "White breaks through (proved) — finding the line")
+        "White forces a promotion or mate (proved) — finding the line")
 
 
 def test_the_proof_job_reports_the_line_phase() -> None:

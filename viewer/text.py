@@ -71,7 +71,7 @@ def banner_text(verdict: Verdict | None, caption: str = "") -> tuple[str, str, s
     kind = "blocked" if verdict.blocked else "open"
     if verdict.blocked:
         head = verdict.headline.replace(": blockage", " — blockage")
-    elif verdict.code == "breaks":  # a proof of the breakthrough (the exact prover)
+    elif verdict.code == "breaks":  # a forced promotion and its outcome (the exact prover)
         head = verdict.headline
     else:
         head = f"{verdict.side}: {verdict.reason}"
@@ -88,7 +88,10 @@ def side_summary(v: Verdict | None) -> str:
         ends = getattr(getattr(v.detail, "result", None), "ends", "")
         if ends == logic.exact.DEFENDER_PROMOTES:  # a blockage that ends, no win
             return f"{v.side}: the blockage ends, the defender forced to promote ({v.method})"
-        return f"{v.side} breaks through — proved ({v.method})"
+        told = getattr(v.detail, "outcome", None)
+        short = told.short if told is not None else "outcome not proved"
+        what = "forces mate" if ends == "mate" else "forces a promotion"
+        return f"{v.side} {what}: {short} — proved ({v.method})"
     if v.status == "unknown":
         return f"{v.side}: unknown ({v.method}: out of time, no guess)"
     if v.status != "ok":
@@ -157,8 +160,8 @@ def proving_text(progress: Any) -> str:
     """A running proof in a few words: "proving for Black … 1,234 structures, 2.1 s"
     (``progress``: a :class:`viewer.proof.Progress`)."""
     side = chess.COLOR_NAMES[progress.color].capitalize()
-    if progress.line:  # the proof is in: a breakthrough, its line being worked out
-        return (f"{side} breaks through (proved) — finding the line … "
+    if progress.line:  # the proof is in: a forced promotion, its line being worked out
+        return (f"{side} forces a promotion or mate (proved) — finding the line … "
                 f"{progress.seconds():.1f} s")
     return (f"proving for {side} … {progress.structures:,} structures, "
             f"{progress.seconds():.1f} s")

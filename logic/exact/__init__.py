@@ -15,7 +15,10 @@ time from (:class:`WallClock`, :class:`WorkClock`).  The modules behind it:
 * :mod:`~logic.exact.schedule`: the strategies and their scheduler;
 * :mod:`~logic.exact.pv`: the principal variation's walk;
 * :mod:`~logic.exact.prover`: :func:`solve`;
-* :mod:`~logic.exact.method`: the verdict, steps and king map of the method.
+* :mod:`~logic.exact.method`: the verdict, steps and king map of the method;
+* :mod:`~logic.exact.outcome`: what a forced promotion leads to (its ``outcome``,
+  :func:`open_tables`);
+* :mod:`~logic.exact.why`: why a move of the line works, where a short reason is known.
 """
 
 from logic.exact.budget import (
@@ -38,6 +41,7 @@ from logic.exact.method import (
     defender_promotes,
     line_san,
 )
+from logic.exact.outcome import OUTCOMES, EndgameTables, Outcome, open_tables
 from logic.exact.prover import (
     ExactError,
     ExactResult,
@@ -51,11 +55,13 @@ from logic.exact.prover import (
 __all__ = [
     "DEFENDER_PROMOTES",
     "EXACT",
+    "OUTCOMES",
     "MAX_RETRY_SECONDS",
     "MAX_SECONDS",
     "MAX_STRUCTURES",
     "STRUCTURE_CEILING",
     "Clock",
+    "EndgameTables",
     "ExactDetail",
     "ExactError",
     "ExactMethod",
@@ -69,6 +75,8 @@ __all__ = [
     "defender_promotes",
     "line_san",
     "next_budget",
+    "open_tables",
+    "Outcome",
     "solve",
     "solve_bitboards",
     "structure_budget",

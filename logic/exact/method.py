@@ -3,8 +3,9 @@
 :mod:`logic.exact` decides by retrograde analysis whether a side can force a
 promotion (by either side) or a mate; this module turns its answer into a
 :class:`~logic.verdict.Verdict`: ``blocked`` True is a proof that the side cannot win,
-False with code ``"breaks"`` a proof that it breaks through (the line in
-``detail.result.pv``, in SAN in ``detail.san``) -- or, where the line ends in the
+False with code ``"breaks"`` a proof that it forces a promotion (the line in
+``detail.result.pv``, in SAN in ``detail.san``, what the promotion leads to in
+``detail.outcome``: :mod:`logic.exact.outcome`) -- or, where the line ends in the
 defender's forced promotion (``ends == "defender-promotion"``), that the blockage ends
 with no win for the side proved (:func:`defender_promotes` words it) -- and status
 ``"unknown"`` when the budget ran out (``blocked`` False then, and never a guess).
@@ -21,8 +22,10 @@ import chess
 
 from logic.bitboards import file_set
 from logic.exact.budget import Clock
+from logic.exact.outcome import UNCLEAR, Outcome, Tables, outcome
 from logic.exact.prover import MAX_SECONDS, ExactError, ExactResult, check_board, solve
 from logic.exact.prover import clear_cache as clear_structures
+from logic.exact.why import NO_REASON, x_move_reason
 from logic.pawns import passed_pawns
 from logic.records import NO_BOARDS, Boards
 from logic.registry import METHODS, Method
@@ -42,11 +45,14 @@ class ExactDetail(NamedTuple):
     """What an exact verdict carries beyond the shared fields (``Verdict.detail``).
 
     ``result``: the prover's answer; ``san``: its line in SAN, one move per entry
-    (empty unless it breaks through); ``fen``: the position decided."""
+    (empty unless it forces a promotion); ``fen``: the position decided; ``outcome``:
+    what the forced promotion leads to (:func:`logic.exact.outcome.outcome`; None
+    unless the status is ``"breaks"``)."""
 
     result: ExactResult
     san: tuple[str, ...]
     fen: str
+    outcome: Outcome | None = None
 
 
 def line_san(board: chess.Board, pv: tuple[str, ...], limit: int = 0) -> str:
@@ -98,6 +104,15 @@ class ExactMethod(Method):
         #: one side at a time, in :meth:`decide_board`)
         self.boards: dict[Any, Any] = {}
         self._verdicts: dict[tuple[Any, ...], Verdict] = {}
+        #: endgame tables the outcome of a forced promotion asks for the root's value
+        #: (:meth:`use_tables`; None: the rules alone)
+        self.tables: Tables | None = None
+
+    def use_tables(self, tables: Tables | None) -> None:
+        """Ask ``tables`` (e.g. :func:`logic.exact.outcome.open_tables`; None: none) for
+        the outcome of every forced promotion from now on; the cached verdicts go."""
+        self.tables = tables
+        self._verdicts.clear()
 
     def solve(self, board: chess.Board, color: chess.Color, *, max_seconds: float | None = None,
               cancel: Callable[[], bool] | None = None, pv: bool = True,
@@ -168,8 +183,9 @@ class ExactMethod(Method):
     def verdict_of(self, board: chess.Board, color: chess.Color, r: ExactResult) -> Verdict:
         """A :class:`Verdict` carrying the prover's answer ``r`` (``detail``: an
         :class:`ExactDetail`).  ``king_mask`` is the king map: for a blockage the
-        squares from which the defending king holds, for a breakthrough the squares
-        from which the attacking king breaks through."""
+        squares from which the defending king holds, for a forced promotion the squares
+        from which the attacking king forces it; ``detail.outcome``: what the forced
+        promotion leads to (with :attr:`tables`, where they hold the material)."""
         wk, bk = board.king(color), board.king(not color)
         assert wk is not None and bk is not None
         flip = 0 if color else 0x38
@@ -177,7 +193,10 @@ class ExactMethod(Method):
         status = Status.UNKNOWN if r.status == "unknown" else Status.OK
         km = r.king_map if color else chess.flip_vertical(r.king_map)  # oriented
         raw: Boards = NO_BOARDS._replace(kmask=km) if r.status != "unknown" else NO_BOARDS
-        detail = ExactDetail(r, _sans(board, r.pv) if r.pv else (), board.fen())
+        told = (outcome(board, color, r.pv, r.ends, tables=self.tables)
+                if r.status == "breaks" else None)
+        detail = ExactDetail(result=r, san=_sans(board, r.pv) if r.pv else (), fen=board.fen(),
+                             outcome=told)
         return Verdict(color=bool(color), method=self.name, blocked=r.status == "blocked",
                        rule=Rule.EXACT, status=status, code=code, args=(), raw=raw, notes=(),
                        kings=(wk ^ flip, bk ^ flip), detail=detail)
@@ -189,14 +208,17 @@ class ExactMethod(Method):
         ``proof`` (the game or strategy that proved it: "" the whole DAG, kings, levers,
         nopush, bounds, gap, forward), ``structures`` (solves), ``distinct`` (different
         structures among them), ``nodes`` (positions of the forward search) and ``ms``
-        of an exact verdict."""
+        of an exact verdict; ``outcome``: what a forced promotion leads to (``kind``:
+        wins, race, defender, draws, loses or unclear; ``text``; ``by``: rule, table or
+        search), None without one."""
         d: ExactDetail | None = v.detail
         if d is None:
             return {}
         r = d.result
         return {"status": r.status, "pv": list(r.pv), "plies": r.plies, "ends": r.ends,
                 "fastest": r.fastest, "proof": r.restricted, "structures": r.structures,
-                "distinct": r.distinct, "nodes": r.nodes, "ms": round(r.ms, 1)}
+                "distinct": r.distinct, "nodes": r.nodes, "ms": round(r.ms, 1),
+                "outcome": None if d.outcome is None else d.outcome.to_dict()}
 
     def headline(self, v: Verdict) -> str | None:
         d: ExactDetail | None = v.detail
@@ -207,14 +229,17 @@ class ExactMethod(Method):
             return (f"{v.side} cannot win — proved (exact: "
                     f"{_work(r)}, {r.ms / 1000:.2f} s)")
         if v.code == "breaks":
+            told = d.outcome or UNCLEAR
             if not d.san:
-                return f"{v.side} breaks through — proved (exact, {r.ms / 1000:.2f} s)"
+                return (f"{v.side} {_forces(r)} — proved (exact, {r.ms / 1000:.2f} s) — "
+                        f"{told.text}")
             first, shown = _first_blow(d, v.color)
-            more = " …" if len(d.san) > shown else ""
             if r.ends == DEFENDER_PROMOTES:
+                more = " …" if len(d.san) > shown else ""
                 said = defender_promotes(v.color)
                 return f"{said[0].upper()}{said[1:]}: {first}{more} in {_plies(r.plies)}"
-            return f"{v.side} breaks through: {first}{more} {_ends(r)} in {_plies(r.plies)}"
+            last = f" … {_last_move(d)}" if len(d.san) > shown else ""
+            return f"{v.side} {_forces(r)}: {first}{last} — {told.text}"
         why = "budget ran out" if r.ran_out else "strategies all ended undecided"
         return (f"{v.side}: unknown — the exact prover's {why} "
                 f"({_work(r)}, {r.ms / 1000:.2f} s; no guess)")
@@ -242,8 +267,10 @@ class ExactMethod(Method):
             if r.ends == DEFENDER_PROMOTES:
                 return (f"{defender_promotes(v.color)}, in {_plies(r.plies)} (exact: "
                         f"{_work(r)}, {secs:.2f} s{how}){line}")
-            return (f"{name.us} breaks through, {_ends(r)} in {_plies(r.plies)} (exact: "
-                    f"{_work(r)}, {secs:.2f} s{how}){line}")
+            told = d.outcome or UNCLEAR
+            when = f", {_ends(r)} in {_plies(r.plies)}" if r.plies else ""
+            return (f"{name.us} {_forces(r)}{when} (exact: {_work(r)}, {secs:.2f} s{how})"
+                    f"{line} — {told.text}")
         if r.ran_out == "structures":
             return (f"unknown: the exact prover's structure budget ran out: {r.structures:,} "
                     f"solves of {_work(r)} in {secs:.2f} s (no guess)")
@@ -297,13 +324,13 @@ class ExactMethod(Method):
                     changed=r.king_map, kingmap=r.king_map, facts=(("holds", True),))
         elif r.status == "breaks":
             does = ("forces the end of the blockage" if r.ends == DEFENDER_PROMOTES
-                    else "breaks through")
+                    else _forces(r))
             rec.add("exact-kings", Rule.EXACT, "king map",
                     f"With {rec.them}'s king where it stands, {rec.us} {does} from the "
                     f"{marked} of its king (the squares this proof covers, others may "
                     f"too).",
                     changed=r.king_map, kingmap=r.king_map, facts=(("holds", False),))
-            _record_line(rec, board, r, color)
+            _record_line(rec, board, r, color, d.outcome)
         rec.add("verdict", Rule.EXACT, "verdict", v.headline + ".")
 
     def clear_cache(self) -> None:
@@ -325,6 +352,20 @@ def defender_promotes(attacker: chess.Color) -> str:
     them = chess.COLOR_NAMES[not attacker].capitalize()
     us = chess.COLOR_NAMES[attacker].capitalize()
     return f"the blockage ends: {them} is forced to promote (no win for {us} proved)"
+
+
+def _forces(r: ExactResult) -> str:
+    """What the attacker forces: "forces mate" or "forces a promotion"."""
+    return "forces mate" if r.ends == "mate" else "forces a promotion"
+
+
+def _last_move(d: ExactDetail) -> str:
+    """The line's last move, numbered ("5. g8=Q+", "7... a1=Q")."""
+    board = chess.Board(d.fen)
+    for uci in d.result.pv[:-1]:
+        board.push(chess.Move.from_uci(uci))
+    dots = "." if board.turn == chess.WHITE else "..."
+    return f"{board.fullmove_number}{dots} {d.san[-1]}"
 
 
 def _ends(r: ExactResult) -> str:
@@ -356,9 +397,11 @@ def _numbered(d: ExactDetail, limit: int = 12) -> str:
 
 
 def _record_line(rec: Recorder, board: chess.Board, r: ExactResult,
-                 attacker: chess.Color) -> None:
+                 attacker: chess.Color, told: Outcome | None = None) -> None:
     """One step per move of the line: an arrow with its SAN and a sentence (a pawn
-    that has passed is named with its side, ``attacker``'s first)."""
+    that has passed is named with its side, ``attacker``'s first; at a move of the
+    attacker, why it works where :func:`logic.exact.why.x_move_reason` knows; the last
+    move with the outcome ``told``)."""
     b = board.copy(stack=False)
     # a partial expansion's line is fastest only among the lines that expansion knows
     best = ("best play (the attacker fastest, the defender longest)." if r.fastest else
@@ -374,17 +417,21 @@ def _record_line(rec: Recorder, board: chess.Board, r: ExactResult,
         taken = capture and b.piece_type_at(move.to_square) not in (chess.PAWN, None)
         b.push(move)
         passed = _new_passers(b, before, attacker)
+        why = x_move_reason(b, move, attacker) if i < len(r.pv) - 1 else NO_REASON
         if i == len(r.pv) - 1:
-            tail = {"promotion": f"{mover} promotes: the blockage is over.",
+            then = f" — {told.text}" if told is not None and r.ends != DEFENDER_PROMOTES else ""
+            tail = {"promotion": f"{mover} promotes: the blockage is over{then}.",
                     "defender-promotion": f"{mover} is forced to promote: the blockage ends "
                                           f"(no win for {rec.us} proved).",
-                    "mate": "Checkmate."}.get(r.ends, "The blockage is over.")
+                    "mate": f"Checkmate{then}."}.get(r.ends, "The blockage is over.")
         elif move.promotion:
             tail = f"{mover} promotes, but the new piece is taken at once."
         elif taken:
             tail = f"{mover} takes the new piece: the game goes on with kings and pawns."
-        elif passed:
-            tail = passed
+        elif passed:  # the passed pawns' sentence last (the named pawns end the text)
+            tail = passed if why.kind in ("", "passed") else f"{why.text} {passed}"
+        elif why.text:
+            tail = why.text
         elif capture:
             tail = "a capture opens the structure."
         elif b.piece_type_at(move.to_square) == chess.PAWN:

@@ -30,7 +30,8 @@ from logic.textboard import legend, text_board
 from logic.tools.judge import JUDGE_PAIRS
 from logic.uci import check_seconds
 
-__all__ = ["add_commands", "add_exact_seconds", "exact_seconds_problem", "classify_lines",
+__all__ = ["add_commands", "add_exact_seconds", "add_tables", "exact_tables",
+           "exact_seconds_problem", "classify_lines",
            "board_from_args", "SIDES", "seconds_arg", "positive_int", "int_range", "MAX_JOBS",
            "MAX_ROUNDS"]
 
@@ -79,6 +80,34 @@ def add_exact_seconds(parser: argparse.ArgumentParser) -> None:
                         f"grows in proportion, up to {logic.exact.STRUCTURE_CEILING:,} solves)")
 
 
+def add_tables(parser: argparse.ArgumentParser) -> None:
+    """The ``--tables DIR`` option of a command with ``--method`` (see :func:`exact_tables`)."""
+    parser.add_argument("--tables", metavar="DIR",
+                        help="with --method exact: Syzygy or Gaviota endgame tables (a folder "
+                        "of .rtbw or .gtb.cp4 files) that decide what a forced promotion "
+                        "leads to where they hold the position's material")
+
+
+@contextlib.contextmanager
+def exact_tables(args: argparse.Namespace) -> Iterator[None]:
+    """The exact method asks the tables of ``args.tables`` (if given) for the outcome of
+    every forced promotion while the block runs (none again after it); raises
+    ``ValueError`` when the folder holds no tables or the method does not prove."""
+    path = getattr(args, "tables", None)
+    if path is None:
+        yield
+        return
+    if logic.METHODS[args.method].static and not getattr(args, "all", False):
+        raise ValueError(f"--tables applies only with --method exact, not {args.method}")
+    exact = logic.METHODS["exact"]
+    with logic.exact.open_tables(path) as tables:
+        exact.use_tables(tables)  # type: ignore[attr-defined]
+        try:
+            yield
+        finally:
+            exact.use_tables(None)  # type: ignore[attr-defined]
+
+
 def exact_seconds_problem(args: argparse.Namespace) -> str:
     """Why ``args.exact_seconds`` cannot be used ("" when it can): it applies only to a
     method that searches (``explain --all`` includes exact)."""
@@ -104,6 +133,7 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
     e.add_argument("--all", action="store_true", help="every method for both sides in one "
                    "table, marking where a method disagrees with exact's proof")
     add_exact_seconds(e)
+    add_tables(e)
     e.set_defaults(run=_explain)
 
     c = parsers["classify"] = sub.add_parser("classify", help="classify every FEN/EPD line of "
@@ -111,6 +141,7 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
     c.add_argument("file")
     c.add_argument("--method", choices=methods, default=logic.DEFAULT_METHOD)
     add_exact_seconds(c)
+    add_tables(c)
     c.set_defaults(run=_classify)
 
     d = parsers["diagrams"] = sub.add_parser("diagrams", help="list the diagram library")
@@ -231,6 +262,17 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
     except ValueError as exc:
         print(f"pawnfence: {exc}", file=sys.stderr)
         return 2
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(exact_tables(args))
+        except ValueError as exc:
+            print(f"pawnfence: {exc}", file=sys.stderr)
+            return 2
+        return _explain_board(board, args, out)
+
+
+def _explain_board(board: chess.Board, args: argparse.Namespace, out: TextIO) -> int:
+    """``explain`` of one board (the tables, if any, in use)."""
     if args.all:
         return _explain_all(board, args, out)
     verdicts = [logic.detect(board, c, method=args.method, trace=True, seconds=args.exact_seconds)
@@ -307,6 +349,17 @@ def _classify(args: argparse.Namespace, out: TextIO) -> int:
     if why := exact_seconds_problem(args):
         print(f"pawnfence: {why}", file=sys.stderr)
         return 2
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(exact_tables(args))
+        except ValueError as exc:
+            print(f"pawnfence: {exc}", file=sys.stderr)
+            return 2
+        return _classify_file(args, out)
+
+
+def _classify_file(args: argparse.Namespace, out: TextIO) -> int:
+    """``classify`` of ``args.file`` (the tables, if any, in use)."""
     fh: contextlib.AbstractContextManager[TextIO]
     if args.file == "-":
         if sys.stdin is None:

@@ -23,21 +23,25 @@ from logic.diagrams import load_diagrams  # noqa: E402
 from logic.pawns import PawnStructure  # noqa: E402
 from viewer.export import Frame, compose_frame  # noqa: E402
 from viewer.overlay import Overlay  # noqa: E402
-from viewer.render import Painter, render_scene_types  # noqa: E402
+from viewer.render import Painter, render_legend_types, render_scene_types  # noqa: E402
 from viewer.scene import (  # noqa: E402
+    LEGEND_PRIMITIVES,
     PRIMITIVES,
     Arrow,
     Badge,
     Hatch,
+    LegendPrimitive,
     LetterBox,
     Outline,
     Piece,
     Primitive,
     Tag,
+    Text,
     board_scene,
+    swatch_scene,
 )
 from viewer.state import ExportOptions  # noqa: E402
-from viewer.svg import frame_svg, svg_scene_types  # noqa: E402
+from viewer.svg import frame_svg, svg_legend_types, svg_scene_types  # noqa: E402
 
 #: the picture of the board alone (no banner, legend or explanation): what the scene is
 BOARD_ONLY = ExportOptions(160, True, False, False, False)
@@ -91,6 +95,52 @@ def _kinds(svg: str) -> Counter[str]:
 
 def test_both_back_ends_draw_every_primitive_type() -> None:
     assert render_scene_types() == svg_scene_types() == frozenset(PRIMITIVES)
+
+
+def test_both_back_ends_draw_every_legend_primitive_type() -> None:
+    assert render_legend_types() == svg_legend_types() == frozenset(LEGEND_PRIMITIVES)
+
+
+def test_every_legend_line_is_one_scene_for_both_back_ends() -> None:
+    """Every legend item of every method (and the KPK and arrow lines) is drawn from the
+    primitives of :func:`viewer.scene.legend_scene`: the PNG draws exactly them, the SVG
+    has one group per primitive of each kind, and every swatch draws something."""
+    from viewer.theme import ARROW_LEGEND, EXACT_LEGEND, KPK_LEGEND, LEGEND, METHOD_LEGENDS
+
+    items = tuple(dict.fromkeys(LEGEND + EXACT_LEGEND + KPK_LEGEND + ARROW_LEGEND
+                                + METHOD_LEGENDS["extended"]))
+    for item in items:
+        scene = swatch_scene(item, 0, 1, 26, 24, Painter().measure)
+        assert scene, item
+    painter = _LegendRecorder()
+    surface = pygame.Surface((600, 800))
+    painter.render_legend(surface, surface.get_rect(), items, 15)
+    (scene,) = painter.legend_scenes
+    assert {type(p) for p in scene} == set(LEGEND_PRIMITIVES)
+    assert sum(isinstance(p, Text) and p.role == "text" for p in scene) >= len(items)
+    from viewer.svg import legend_svg
+
+    g = ET.Element("{http://www.w3.org/2000/svg}g")
+    legend_svg(g, scene, painter.colours, (0, 0))
+    assert _group_kinds(g) == Counter(type(p).__name__ for p in scene)
+
+
+class _LegendRecorder(Painter):
+    """A painter that keeps the legend scenes it draws."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.legend_scenes: list[tuple[LegendPrimitive, ...]] = []
+
+    def render_legend_scene(self, surface: pygame.Surface, origin: tuple[int, int],
+                            scene: Sequence[LegendPrimitive]) -> None:
+        self.legend_scenes.append(tuple(scene))
+        super().render_legend_scene(surface, origin, scene)
+
+
+def _group_kinds(root: ET.Element) -> Counter[str]:
+    return Counter(g.get("data-kind") for g in root.iter("{http://www.w3.org/2000/svg}g")
+                   if g.get("data-kind"))
 
 
 def test_every_step_of_every_diagram_is_one_scene_for_both_back_ends() -> None:

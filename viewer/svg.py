@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import copy
 import functools
+import itertools
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -28,29 +29,38 @@ import pygame
 from logic.assets import asset_path
 from viewer.overlay import EMPTY, Overlay
 from viewer.render import (
+    BADGE_OK,
     BANNER_ICONS,
     banner_height,
     banner_icon_radius,
     banner_roles,
     board_geometry,
     frame_px,
-    swatch_width,
 )
 from viewer.scene import (
     Arrow,
     Badge,
+    Box,
     Checker,
     Coord,
     Dot,
     Fill,
     Hatch,
+    LegendPlan,
+    LegendPrimitive,
     LetterBox,
     Line,
+    Mark,
     Outline,
     Piece,
+    Pointer,
     Primitive,
+    Stroke,
     Tag,
+    Text,
+    Tile,
     board_scene,
+    legend_scene,
 )
 from viewer.state import DEFAULT_OPTIONS, ExportOptions
 from viewer.textfit import Fonts
@@ -60,7 +70,8 @@ if TYPE_CHECKING:
     from viewer.frame import Frame
     from viewer.render import Painter
 
-__all__ = ["frame_svg", "board_svg", "scene_svg", "board_square_box", "svg_scene_types"]
+__all__ = ["frame_svg", "board_svg", "scene_svg", "board_square_box", "svg_scene_types",
+           "svg_legend_types", "legend_svg"]
 
 SVG_NS, XLINK_NS = "http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"
 ET.register_namespace("", SVG_NS)
@@ -341,16 +352,27 @@ def _badge(at: _At, p: Badge) -> None:
     _badge_at(at.g, x + at.sq - _badge_width(at.sq) - 1, y + 1, at.sq, p.letter, p.ok, at.c)
 
 
+def _letter_box_side(side: int) -> int:
+    """The side of a king map's letter box on squares of ``side`` pixels."""
+    return max(11, side * 3 // 10)
+
+
+def _letter_box_at(g: ET.Element, bx: float, by: float, d: int, letter: str,
+                   colour: str) -> None:
+    """A letter in a ``d``-pixel box of ``colour`` with a black frame, its top left at
+    ``(bx, by)``, as :meth:`Painter.kingmap_letter` draws it."""
+    sw = max(1, d // 12)
+    _el(g, "rect", x=bx + sw / 2, y=by + sw / 2, width=d - sw, height=d - sw,
+        rx=max(2, d // 5), fill=colour, stroke="#000", stroke_width=sw)
+    t = _el(g, "text", x=bx + d / 2, y=f"{by + d * 0.78:.1f}", font_size=max(8, d * 3 // 4),
+            font_family=FONT, font_weight="bold", text_anchor="middle", fill="#fff")
+    t.text = letter
+
+
 def _letter_box(at: _At, p: LetterBox) -> None:
     x, y = at.corner(p.col, p.row)
-    d, inset = max(11, at.sq * 3 // 10), max(2, at.sq // 14)
-    bx, by = x + inset, y + at.sq - d - inset
-    sw = max(1, d // 12)
-    _el(at.g, "rect", x=bx + sw / 2, y=by + sw / 2, width=d - sw, height=d - sw,
-        rx=max(2, d // 5), fill=_hex(at.c[p.role]), stroke="#000", stroke_width=sw)
-    t = _el(at.g, "text", x=bx + d / 2, y=f"{by + d * 0.78:.1f}", font_size=max(8, d * 3 // 4),
-            font_family=FONT, font_weight="bold", text_anchor="middle", fill="#fff")
-    t.text = p.letter
+    d, inset = _letter_box_side(at.sq), max(2, at.sq // 14)
+    _letter_box_at(at.g, x + inset, y + at.sq - d - inset, d, p.letter, _hex(at.c[p.role]))
 
 
 def _arrow(at: _At, p: Arrow) -> None:
@@ -494,97 +516,119 @@ def _words(parent: ET.Element, text: str, x: float, y: float, px: int, colour: R
 
 def _legend(parent: ET.Element, painter: Painter, items: tuple[LegendItem, ...], px: int,
             x: float, y: float, width: int) -> int:
-    """The legend as the PNG lays it out (:meth:`Painter.legend_plan`): a swatch and the
-    words of each item."""
+    """The legend as the PNG lays it out (:meth:`Painter.legend_plan`) and draws it (the
+    primitives of :func:`viewer.scene.legend_scene`); returns its height."""
     size_px, cols, labels, height, _fits = painter.legend_plan((width, 100_000), items, px,
                                                                False)
-    font = painter.fonts.get(size_px)
-    line = font.get_linesize()
-    col_w, sw = width // cols, size_px + 6
-    c = painter.colours
-    top = y
-    for r0 in range(0, len(items), cols):
-        row_h = sw
-        for i in range(r0, min(r0 + cols, len(items))):
-            cx = x + (i - r0) * col_w
-            w = swatch_width(items[i], sw)
-            _swatch(parent, items[i], cx, y + 1, w, sw - 2, c)
-            for k, words in enumerate(labels[i]):
-                _words(parent, words, cx + w + 8, y + k * line + font.get_ascent(), size_px,
-                       c["text"])
-            row_h = max(row_h, len(labels[i]) * line)
-        y += row_h + 4
-    return max(height, int(y - top))
+    plan = LegendPlan(px=size_px, columns=cols, width=width,
+                      labels=tuple(tuple(lb) for lb in labels),
+                      line=painter.fonts.get(size_px).get_linesize())
+    scene, used = legend_scene(items, plan, painter.measure)
+    legend_svg(_el(parent, "g", id="legend"), scene, painter.colours, (x, y))
+    return max(height, used)
 
 
-def _swatch(g: ET.Element, item: LegendItem, x: float, y: float, w: float, h: float,
-            c: dict[str, RGB]) -> None:
-    """One legend swatch, drawn as the board draws the item."""
-    style, colour = item.style, _hex(c.get(item.colour, c["text"]))
-    fills = {"hatch": "url(#pf-hatch)", "fence": "url(#pf-fence)", "dots": "url(#pf-dots)"}
-    if style in ("fixed", "holds", "breaks"):
-        ok = {"fixed": None, "holds": True, "breaks": False}[style]
-        side = int(w) * 5 // 2  # as the PNG: the board's badge for squares of 5/2 swatches
-        bw = _badge_width(side)
-        _badge_at(g, x + w / 2 - bw / 2, y + h / 2 - bw / 2, side, item.letter, ok, c)
-        return
-    if style == "kingmap":
-        _el(g, "rect", x=x, y=y, width=w, height=h, fill=_hex(c["square_light"]))
-        _el(g, "rect", x=x, y=y, width=w, height=h, fill=f"url(#pf-{item.colour})",
-            stroke=colour, stroke_width=1.5)
-        t = _el(g, "text", x=x + w / 2, y=y + h * 0.8, font_size=h * 0.75, font_family=FONT,
-                font_weight="bold", text_anchor="middle", fill="#000")
-        t.text = item.letter
-        return
-    if style == "ghost":
-        _el(g, "rect", x=x, y=y, width=w, height=h, fill=_hex(c["square_light"]))
-        _el(g, "rect", x=x + 1.5, y=y + 1.5, width=w - 3, height=h - 3, fill="none",
-            stroke=colour, stroke_width=2, stroke_dasharray="3 3")
-        return
-    if style == "dfs":  # a square done (left half) and the path across, as on the board
-        _el(g, "rect", x=x, y=y, width=w, height=h, fill=_hex(c["square_light"]))
-        _el(g, "rect", x=x, y=y, width=w / 2, height=h, fill=_hex(c["processed"]),
-            fill_opacity=0.35)
-        _el(g, "path", d=f"M{x + 3:.1f} {y + h / 2:.1f} h{w - 6:.1f}", stroke=colour,
-            stroke_width=4.5)
-        return
-    if style == "move":
-        for stroke, width in (("#000", 6), (colour, 3)):
-            _el(g, "path", d=f"M{x:.1f} {y + h / 2:.1f} h{w - h / 2:.1f}", stroke=stroke,
-                stroke_width=width)
-        _el(g, "path", d=f"M{x + w:.1f} {y + h / 2:.1f} l{-h / 2:.1f} {-h / 2 + 1:.1f} "
-            f"v{h - 2:.1f} Z", fill=colour, stroke="#000", stroke_width=1)
-        return
-    if style == "letters":  # as large as fits the swatch, as the PNG draws it
-        px = max(8, int(h * 3 // 4))
-        while _advances(item.letter, px, "bold")[-1] > w and px > 8:
-            px -= 1
-        _placed(g, item.letter, x, y + h * 0.8, px, _advances(item.letter, px, "bold"),
-                colour, "bold")
-        return
-    if style in ("recompute", "arrows"):
-        parts = (("url(#pf-joined)", "url(#pf-left)", "none") if style == "recompute" else
-                 ("arrow_with", "arrow_without", "arrow_engine"))
-        for k, part in enumerate(parts):
-            bx = x + k * (h + 2)
-            if style == "recompute":
-                _el(g, "rect", x=bx, y=y, width=h, height=h, fill=_hex(c["square_light"]))
-                _el(g, "rect", x=bx, y=y, width=h, height=h, fill=part,
-                    stroke=_hex(c["fence"] if k < 2 else c["removed"]), stroke_width=1.5)
-            else:
-                _el(g, "path", d=f"M{bx:.1f} {y + h / 2:.1f} h{h:.1f}", stroke=_hex(c[part]),
-                    stroke_width=3, stroke_dasharray="3 2" if k == 1 else "none")
-        return
-    _el(g, "rect", x=x, y=y, width=w, height=h, fill=_hex(c["square_light"]))
-    if style in fills:
-        _el(g, "rect", x=x, y=y, width=w, height=h, fill=fills[style])
-    elif style in ("outline", "edge", "thin", "key"):
-        inset = 2 if style == "thin" else 1.5
-        _el(g, "rect", x=x + inset, y=y + inset, width=w - 2 * inset, height=h - 2 * inset,
-            fill="none", stroke=colour, stroke_width=2 if style == "thin" else 3)
-    elif style == "cross":
-        _el(g, "path", d=f"M{x:.1f} {y:.1f} l{w:.1f} {h:.1f} M{x + w:.1f} {y:.1f} "
-            f"l{-w:.1f} {h:.1f}", stroke=colour, stroke_width=3)
+class _Px(NamedTuple):
+    """Where legend primitives are drawn: the group, the colours, the origin their
+    pixels count from, and the numbering of clip paths."""
+
+    g: ET.Element
+    c: dict[str, RGB]
+    x: float
+    y: float
+    ids: Iterator[int]
+
+
+def _box(at: _Px, p: Box) -> None:
+    x, y, colour = at.x + p.x, at.y + p.y, _hex(at.c[p.role])
+    if p.width:  # inside the box, as pygame draws a rectangle's outline
+        _el(at.g, "rect", x=x + p.width / 2, y=y + p.width / 2, width=p.w - p.width,
+            height=p.h - p.width, fill="none", stroke=colour, stroke_width=p.width)
+    else:
+        _el(at.g, "rect", x=x, y=y, width=p.w, height=p.h, fill=colour)
+
+
+def _tile(at: _Px, p: Tile) -> None:
+    """A square's texture as the board draws it, cut to the box (a clip path)."""
+    x, y = at.x + p.x, at.y + p.y
+    cid = f"pf-clip-{next(at.ids)}"
+    _el(_el(at.g, "clipPath", id=cid), "rect", x=x, y=y, width=p.w, height=p.h)
+    g = _el(at.g, "g", clip_path=f"url(#{cid})")
+    square = _At(g, at.c, x, y, p.side)
+    if p.kind == "processed":
+        _fill(square, Fill(col=0, row=0, role="processed"))
+    elif p.kind == "fresh":
+        _outline(square, Outline(col=0, row=0, role="removed", style="rings"))
+    elif p.kind == "ghost":
+        _piece(square, Piece(col=0, row=0, symbol="P", ghost=True))
+    else:
+        _hatch(square, Hatch(col=0, row=0, pattern=p.kind))
+
+
+def _stroke(at: _Px, p: Stroke) -> None:
+    _el(at.g, "path", d=f"M{at.x + p.x0:.1f} {at.y + p.y0:.1f} L{at.x + p.x1:.1f} "
+        f"{at.y + p.y1:.1f}", stroke=_hex(at.c[p.role]), stroke_width=p.width, fill="none")
+
+
+def _mark(at: _Px, p: Mark) -> None:
+    """A badge or a king map's letter box centred where the PNG centres it."""
+    cx, cy = at.x + p.cx, at.y + p.cy
+    if p.kind in BADGE_OK:
+        w = _badge_width(p.side)
+        _badge_at(at.g, cx - w // 2, cy - w // 2, p.side, p.letter, BADGE_OK[p.kind], at.c)
+    else:
+        d = _letter_box_side(p.side)
+        _letter_box_at(at.g, cx - d // 2, cy - d // 2, d, p.letter, _hex(at.c[p.kind]))
+
+
+def _pointer(at: _Px, p: Pointer) -> None:
+    """A short arrow as :meth:`Painter.arrow_swatch` draws it."""
+    x0, x1, y, h = at.x + p.x, at.x + p.x + p.w, at.y + p.y + p.h // 2, p.h
+    w, colour, g = max(2, h // 5), _hex(at.c[p.role]), at.g
+    shaft = f"M{x0:.1f} {y:.1f} H{x1 - h // 2:.1f}"
+    tip = f"M{x1:.1f} {y:.1f} L{x1 - h // 2:.1f} {y - h // 2 + 1:.1f} " \
+          f"L{x1 - h // 2:.1f} {y + h // 2 - 1:.1f} Z"
+    if p.style == "dashed":
+        _el(g, "path", d=shaft, stroke=colour, stroke_width=w, stroke_dasharray="3 3")
+        _el(g, "path", d=tip, fill=colour)
+    elif p.style == "hollow":
+        _el(g, "path", d=shaft, stroke=colour, stroke_width=w)
+        _el(g, "path", d=tip, fill="none", stroke=colour, stroke_width=2)
+    elif p.style == "edged":
+        _el(g, "path", d=shaft, stroke="#000", stroke_width=w + 4)
+        _el(g, "path", d=shaft, stroke=colour, stroke_width=w)
+        _el(g, "path", d=tip, fill=colour, stroke="#000", stroke_width=1)
+    else:
+        _el(g, "path", d=shaft, stroke=colour, stroke_width=w)
+        _el(g, "path", d=tip, fill=colour)
+
+
+def _text_run(at: _Px, p: Text) -> None:
+    font = _font(p.px, p.style)
+    _words(at.g, p.text, at.x + p.x, at.y + p.y + font.get_ascent(), p.px, at.c[p.role],
+           p.style)
+
+
+#: how the SVG draws each legend primitive type
+_LEGEND_DRAW: dict[type, Callable[[_Px, Any], None]] = {
+    Box: _box, Tile: _tile, Stroke: _stroke, Mark: _mark, Pointer: _pointer, Text: _text_run,
+}
+
+
+def svg_legend_types() -> frozenset[type]:
+    """The legend primitive types the SVG draws (every one of
+    :data:`viewer.scene.LEGEND_PRIMITIVES`)."""
+    return frozenset(_LEGEND_DRAW)
+
+
+def legend_svg(g: ET.Element, scene: Sequence[LegendPrimitive], colours: dict[str, RGB],
+               origin: tuple[float, float]) -> None:
+    """The legend primitives of ``scene`` in group ``g``, their pixels counted from
+    ``origin`` (each primitive a ``<g data-kind="...">``)."""
+    ids = itertools.count()
+    for p in scene:
+        _LEGEND_DRAW[type(p)](_Px(_el(g, "g", data_kind=type(p).__name__), colours,
+                                 origin[0], origin[1], ids), p)
 
 
 def _banner(root: ET.Element, painter: Painter, frame: Frame, options: ExportOptions,

@@ -76,6 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--theme", choices=["light", "dark"], default="light",
                    help="the picture's colours: light (black on white, for print; the "
                    "default) or dark (the window's)")
+    r.add_argument("--stats", action="store_true",
+                   help="give the exact prover's counts and time in the texts (they change "
+                   "from run to run; without them the same command writes the same file)")
     r.add_argument("--speed", type=float, default=1.5,
                    help="GIF: steps per second (the frame time is 1/speed)")
     add_exact_seconds(r)
@@ -121,7 +124,7 @@ def _render(args: argparse.Namespace, out: TextIO) -> int:
     only = args.board_only
     options = ExportOptions(args.size, *(not (only or getattr(args, f"no_{part}")) for part in
                                          ("overlays", "banner", "legend", "explanation")),
-                            theme=args.theme)
+                            theme=args.theme, stats=args.stats)
     try:
         if not 0.1 <= args.speed <= 50:
             raise ValueError(f"--speed must be from 0.1 to 50 steps per second, got {args.speed}")

@@ -41,6 +41,13 @@ class Frame:
     kpk: dict[str, Any] | None = None
     flipped: bool = False
 
+    def without_stats(self) -> Frame:
+        """This frame with verdicts whose texts leave out the run's counts and time (the
+        exact prover's structures and seconds, which change from run to run): what a
+        figure shows unless asked for them."""
+        return replace(self, verdict=_without_stats(self.verdict),
+                       other=_without_stats(self.other))
+
     def at(self, index: int | None) -> Frame:
         """This frame showing step ``index`` (None: the live verdict)."""
         return replace(self, index=index)
@@ -74,6 +81,12 @@ class Frame:
         code = v.code if v is not None and v.status == "ok" else \
             ("none" if v is not None else None)
         return legend_items(method, kpk=bool(self.kpk), code=code)
+
+
+def _without_stats(v: Verdict | None) -> Verdict | None:
+    if v is None or v.detail is None or not v.detail.stats:
+        return v
+    return v._replace(detail=v.detail._replace(stats=False))
 
 
 def frame_of(state: ViewerState) -> Frame:

@@ -656,18 +656,20 @@ class Painter:
         return surf
 
     def render_banner(self, surface: pygame.Surface, rect: pygame.Rect, kind: str,
-                      blocks: Sequence[Block], px: int, most: float = 1.0) -> Fitted:
+                      blocks: Sequence[Block], px: int, most: float = 1.0,
+                      least: float = 0.45) -> Fitted:
         """The verdict banner: a bar coloured by ``kind`` (blocked / open / na / busy) with
         an icon (½, !, ?, … while a proof runs) and ``blocks`` wrapped in
         :func:`banner_roles` sizes for ``px`` (grown up to ``most`` times when there is
-        room, shrunk when there is not)."""
+        room, shrunk down to ``least`` times when there is not)."""
         icon_r = banner_icon_radius(rect.height, px)
         text_rect = pygame.Rect(rect.left + 30 + 2 * icon_r, rect.top + 4,
                                 rect.width - 38 - 2 * icon_r, rect.height - 8)
         surf = self._cached(("banner", kind, rect.size, icon_r),
                             lambda: self._make_banner(rect.size, kind, icon_r))
         surface.blit(surf, rect)
-        return self.render_text(surface, text_rect, blocks, banner_roles(px), most=most)
+        return self.render_text(surface, text_rect, blocks, banner_roles(px), most=most,
+                                least=least)
 
     def _make_banner(self, size: tuple[int, int], kind: str, r: int) -> pygame.Surface:
         c = self.colours

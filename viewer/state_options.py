@@ -46,6 +46,9 @@ class ExportOptions:
     explanation: bool = True
     #: the colours of the picture: ``"light"`` (black on white, for print) or ``"dark"``
     theme: str = "light"
+    #: whether the texts give the exact prover's run (structures solved, seconds): they
+    #: change from run to run, so a figure leaves them out unless asked
+    stats: bool = False
 
 
 #: the export options of a fresh installation

@@ -41,3 +41,42 @@ def test_a_figure_gives_the_provers_run_only_when_asked(tmp_path) -> None:
     stats = _render(tmp_path, "b.svg", *QUICK_EXACT, "--stats").decode()
     assert "proved (exact)" in plain and " s)" not in plain and "structure, " not in plain
     assert "1 structure, " in stats and " s)" in stats
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("PAWNFENCE_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    return tmp_path / "home"
+
+
+def test_the_window_switches_to_light_and_remembers_it(home) -> None:
+    """Ctrl+T switches the window's colours (board view, panes, widgets) between dark,
+    the default, and light; the choice is saved in the settings and comes back."""
+    import pygame
+
+    from tests.test_viewer import frames, key
+    from viewer.app import App
+    from viewer.settings import Settings, load_settings
+    from viewer.theme import COLOURS, LIGHT
+
+    a = App(Settings(), size=(1280, 860), export_dir=home.parent / "exports")
+    frames(a, [])
+    assert a.state.options.theme == "dark" and a.painter.colours["background"] == \
+        COLOURS["background"]
+    dark = a.screen.get_at((2, a.screen.get_height() - 2))[:3]
+    frames(a, [key(pygame.K_t, pygame.KMOD_CTRL, "\x14")], [])
+    assert a.state.options.theme == "light"
+    assert a.painter.colours == {**COLOURS, **LIGHT}
+    corner = a.screen.get_at((2, a.screen.get_height() - 2))[:3]
+    assert corner == LIGHT["background"] != dark
+    # a widget in the light theme: dark text on a light button
+    gui = a.manager.get_theme().get_colour("normal_bg", ["button"])
+    assert sum(gui[:3]) > 3 * 180
+    assert a.close() is None
+    assert load_settings().theme == "light"
+    b = App(load_settings(), size=(1280, 860), export_dir=home.parent / "exports")
+    frames(b, [])
+    assert b.painter.colours["text"] == LIGHT["text"]
+    b.close()
+    pygame.display.quit()

@@ -173,6 +173,15 @@ class Painter:
         #: the fonts of the window's own text (Noto Sans, Fira Code: pygame_gui's)
         self.fonts = Fonts()
 
+    def set_colours(self, colours: dict[str, RGB]) -> None:
+        """Draw in ``colours`` (over :data:`~viewer.theme.COLOURS`) from now on: the same
+        dict changes (parts that hold it follow) and every cached drawing is dropped."""
+        self.colours.clear()
+        self.colours.update({**COLOURS, **colours})
+        self._tiles.clear()
+        self._cache.clear()
+        self._legend_fits.clear()
+
     def _cached(self, key: tuple[object, ...], make: Callable[[], pygame.Surface],
                 alpha: bool = True) -> pygame.Surface:
         """The surface ``make`` draws, converted for fast blits (``alpha`` False: an

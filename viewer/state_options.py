@@ -72,6 +72,8 @@ class Options:
                                     banner=s.export_banner, legend=s.export_legend,
                                     explanation=s.export_explanation,
                                     theme=s.export_theme)
+        #: the window's colours (a key of :data:`viewer.theme.THEMES`)
+        self.theme = s.theme if s.theme in ("light", "dark") else "dark"
         self.show_help = False
         self.projector = False
         #: the panes the dock shows, per number of slots
@@ -80,6 +82,10 @@ class Options:
 
     def toggle_flip(self) -> None:
         self.flipped = not self.flipped
+
+    def toggle_theme(self) -> None:
+        """The window's colours: dark <-> light."""
+        self.theme = "light" if self.theme == "dark" else "dark"
 
     def toggle_help(self) -> None:
         self.show_help = not self.show_help

@@ -80,3 +80,105 @@ def test_the_window_switches_to_light_and_remembers_it(home) -> None:
     assert b.painter.colours["text"] == LIGHT["text"]
     b.close()
     pygame.display.quit()
+
+
+# -- the SVG looks the same everywhere ---------------------------------------------------
+#: the largest mean absolute difference (0-255 per channel) between the PNG and the
+#: rasterised SVG of a whole figure (banner, board, explanation, legend).  Measured on
+#: Diagram wiki-1 at 640 px: CairoSVG 3.47, rsvg-convert 3.48, Chromium 3.66 (the pieces'
+#: and glyphs' antialiasing); an SVG whose text a renderer sets in a substitute font (the
+#: ``fonts`` mode in rsvg-convert) is 11.0 away
+SVG_TOLERANCE = 6.0
+
+
+def _cairosvg(svg: Path, out: Path) -> None:
+    try:
+        import cairosvg
+    except (ImportError, OSError) as exc:
+        pytest.skip(f"CairoSVG cannot be imported ({exc}): pip install '.[test]'")
+    cairosvg.svg2png(url=str(svg), write_to=str(out))
+
+
+def _rsvg(svg: Path, out: Path, fonts: Path) -> None:
+    """rsvg-convert with no font at all (an empty fontconfig configuration)."""
+    import shutil
+    import subprocess
+
+    exe = shutil.which("rsvg-convert")
+    if exe is None:
+        pytest.skip("rsvg-convert is not installed (Debian: apt-get install librsvg2-bin)")
+    conf = fonts / "fonts.conf"
+    conf.write_text('<?xml version="1.0"?>\n<fontconfig></fontconfig>\n')
+    env = {**os.environ, "FONTCONFIG_FILE": str(conf)}
+    subprocess.run([exe, str(svg), "-o", str(out)], check=True, env=env, timeout=120)
+
+
+def _chromium(svg: Path, out: Path, size: tuple[int, int]) -> None:
+    import shutil
+
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as exc:
+        pytest.skip(f"playwright cannot be imported ({exc})")
+    if exe is None:
+        pytest.skip("no chromium executable on the PATH")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        page.goto(svg.as_uri())
+        page.screenshot(path=str(out), clip={"x": 0, "y": 0, "width": size[0],
+                                             "height": size[1]})
+        browser.close()
+
+
+def _ink_right(a, rows: slice, background) -> int:
+    """The rightmost column of ``a`` in ``rows`` that is not ``background``."""
+    import numpy as np
+
+    cols = np.where((np.abs(a[rows] - background).max(axis=2) > 60).any(axis=0))[0]
+    return int(cols.max())
+
+
+@pytest.mark.parametrize("renderer", ["cairosvg", "rsvg", "chromium"])
+def test_the_svg_looks_like_the_png_in_every_renderer(tmp_path, renderer) -> None:
+    """The light figure's SVG (text as glyph outlines, textures as plain shapes),
+    rasterised by CairoSVG, rsvg-convert without any font installed, and headless
+    Chromium: the size of the PNG, within :data:`SVG_TOLERANCE` of it, and the headline's
+    right end where the PNG's is (a substituted, wider font ran past the right edge)."""
+    import numpy as np
+    from PIL import Image
+
+    args = ["--diagram", "wiki-1", "--size", "640"]
+    _render(tmp_path, "f.png", *args)
+    _render(tmp_path, "f.svg", *args)
+    png = np.asarray(Image.open(tmp_path / "f.png").convert("RGB"), int)
+    out = tmp_path / f"{renderer}.png"
+    if renderer == "cairosvg":
+        _cairosvg(tmp_path / "f.svg", out)
+    elif renderer == "rsvg":
+        _rsvg(tmp_path / "f.svg", out, tmp_path)
+    else:
+        _chromium(tmp_path / "f.svg", out, (png.shape[1], png.shape[0]))
+    raster = np.asarray(Image.open(out).convert("RGB"), int)
+    assert raster.shape == png.shape
+    diff = float(np.abs(png - raster).mean())
+    assert diff < SVG_TOLERANCE, diff
+    panel = np.array((240, 240, 238))  # the light banner's panel
+    head = slice(12, 36)  # the headline's rows at 640 px
+    ours, theirs = _ink_right(png, head, panel), _ink_right(raster, head, panel)
+    assert abs(ours - theirs) <= 3 and theirs < png.shape[1] - 20, (ours, theirs)
+
+
+def test_the_svg_needs_no_font_and_keeps_its_text(tmp_path) -> None:
+    """The SVG is self-contained: no external reference, every glyph an outline in its
+    ``<defs>``, the words still there as (invisible) text; ``--svg-text fonts`` embeds
+    the subsets of the fonts instead, as base64 TrueType."""
+    paths = _render(tmp_path, "p.svg", "--diagram", "paper-16", "--size", "320").decode()
+    assert "http://" not in paths.replace("http://www.w3.org/", "")
+    assert paths.count("<path id=\"pf-glyph-") > 30 and "<use " in paths
+    assert "fence (2.3) / ram fence (wiki)" in paths and "<pattern" not in paths
+    fonts = _render(tmp_path, "f.svg", "--diagram", "paper-16", "--size", "320",
+                    "--svg-text", "fonts").decode()
+    assert "@font-face" in fonts and "data:font/ttf;base64," in fonts
+    assert "pf-glyph-" not in fonts and "fence (2.3) / ram fence (wiki)" in fonts

@@ -183,7 +183,7 @@ def test_the_exact_provers_primitives_reach_both_back_ends() -> None:
     assert {p.text for p in scene if isinstance(p, Tag)} >= {"R", "closed"}
     root = _svg_of(scene)
     text = ET.tostring(root, encoding="unicode")
-    assert "url(#pf-kingmap_breaks)" in text and ">B<" in text and ">Kd3<" in text
+    assert 'data-texture="kingmap_breaks"' in text and ">B<" in text and ">Kd3<" in text
     assert Counter(g.get("data-kind") for g in root.iter("{http://www.w3.org/2000/svg}g")
                    if g.get("data-kind")) == Counter(type(p).__name__ for p in scene)
 

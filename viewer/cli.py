@@ -76,6 +76,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--theme", choices=["light", "dark"], default="light",
                    help="the picture's colours: light (black on white, for print; the "
                    "default) or dark (the window's)")
+    r.add_argument("--svg-text", choices=["paths", "fonts"], default="paths",
+                   help="an SVG's text: paths (each character its glyph's outline: the same "
+                   "in every renderer; the default) or fonts (text in the embedded subsets of "
+                   "its fonts: editable, but renderers without web fonts substitute one)")
     r.add_argument("--stats", action="store_true",
                    help="give the exact prover's counts and time in the texts (they change "
                    "from run to run; without them the same command writes the same file)")
@@ -124,7 +128,8 @@ def _render(args: argparse.Namespace, out: TextIO) -> int:
     only = args.board_only
     options = ExportOptions(args.size, *(not (only or getattr(args, f"no_{part}")) for part in
                                          ("overlays", "banner", "legend", "explanation")),
-                            theme=args.theme, stats=args.stats)
+                            theme=args.theme, stats=args.stats,
+                            svg_text=args.svg_text)
     try:
         if not 0.1 <= args.speed <= 50:
             raise ValueError(f"--speed must be from 0.1 to 50 steps per second, got {args.speed}")

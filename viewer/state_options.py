@@ -49,6 +49,9 @@ class ExportOptions:
     #: whether the texts give the exact prover's run (structures solved, seconds): they
     #: change from run to run, so a figure leaves them out unless asked
     stats: bool = False
+    #: an SVG's text: ``"paths"`` (glyph outlines: the same in every renderer) or
+    #: ``"fonts"`` (text in the embedded subsets of its fonts: for editing)
+    svg_text: str = "paths"
 
 
 #: the export options of a fresh installation

@@ -182,3 +182,44 @@ def test_the_svg_needs_no_font_and_keeps_its_text(tmp_path) -> None:
                     "--svg-text", "fonts").decode()
     assert "@font-face" in fonts and "data:font/ttf;base64," in fonts
     assert "pf-glyph-" not in fonts and "fence (2.3) / ram fence (wiki)" in fonts
+
+
+# -- Black's side: the words as drawn ----------------------------------------------------
+def test_blacks_words_are_read_as_drawn_or_the_figure_turns() -> None:
+    """The methods speak from the attacking side ("Black's king on f8 is below the
+    fence"): drawn with White at the bottom, the figure says how to read that; drawn
+    from the attacker's side (``--orientation side``, or White's analysis upright) it
+    needs no note; the logic's sentence itself is the same in every view."""
+    import chess
+
+    import logic
+    from logic.diagrams import get_diagram
+    from viewer.frame import Frame
+
+    board = get_diagram("paper-16").board()
+    black = logic.detect(board, chess.BLACK, method="paper", trace=True)
+    k = next(i for i, s in enumerate(black.steps) if "f8 is below the fence" in s.text)
+    upright, turned = Frame(board, black, None, k), Frame(board, black, None, k, flipped=True)
+    assert "upper part of this board" in upright.explanation()
+    assert "upper part" not in turned.explanation()
+    assert black.steps[k].text in upright.explanation() and \
+        black.steps[k].text in turned.explanation()
+    white = logic.detect(board, chess.WHITE, method="paper", trace=True)
+    assert all("upper part" not in Frame(board, white, None, i).explanation()
+               for i in range(len(white.steps)))
+    assert Frame(board, black, None, 0).view_note("no such words") == ""
+
+
+def test_render_orientation_side_draws_the_side_under_test_at_the_bottom(tmp_path) -> None:
+    from viewer.cli import build_parser
+    from viewer.cli import render_flipped as flipped
+
+    parse = build_parser().parse_args
+    base = ["render", "--out", "x.png", "--diagram", "paper-16"]
+    assert flipped(parse([*base, "--side", "black", "--orientation", "side"]))
+    assert not flipped(parse([*base, "--side", "white", "--orientation", "side"]))
+    assert flipped(parse([*base, "--orientation", "black"])) and flipped(parse([*base, "--flip"]))
+    assert not flipped(parse(base))
+    a = _render(tmp_path, "a.svg", *base[3:], "--side", "black", "--orientation", "side")
+    b = _render(tmp_path, "b.svg", *base[3:], "--side", "black", "--flip")
+    assert a == b

@@ -5,6 +5,7 @@ size (:func:`frame_px`).  Plain data, without pygame: the PNG, GIF and SVG expor
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -71,8 +72,29 @@ class Frame:
         return frame_banner(self.verdict, self.other, self.index, self.caption, self.kpk)
 
     def explanation(self) -> str:
-        """The words under the board of this frame."""
-        return frame_explanation(self.verdict, self.index, self.caption)
+        """The words under the board of this frame; when they speak of "below" or "above"
+        the fence and the attacking side is drawn at the top, a line says how to read
+        them on this board (:meth:`view_note`)."""
+        text = frame_explanation(self.verdict, self.index, self.caption)
+        shown = [text, *(b.text for b in self.banner().blocks),
+                 *(i.text for i in self.legend())]
+        note = self.view_note(" ".join(shown))
+        return f"{text}\n{note}" if note else text
+
+    def view_note(self, words: str) -> str:
+        """How to read "below" and "above" in ``words`` on this board: the methods speak
+        from the attacking side (its pawns go up the board), so when that side is drawn
+        at the top its "below the fence" is the upper part of the picture; "" when the
+        words use neither or the attacker is drawn at the bottom."""
+        v = self.verdict
+        if v is None or v.color == (chess.BLACK if self.flipped else chess.WHITE):
+            return ""
+        if not re.search(r"\b(below|above)\b", words):
+            return ""
+        us = "White" if v.color == chess.WHITE else "Black"
+        them = "Black" if v.color == chess.WHITE else "White"
+        return (f"Drawn from {them}'s side: in {us}'s words \u201cbelow the fence\u201d is "
+                f"the upper part of this board, \u201cabove\u201d the lower.")
 
     def legend_lines(self) -> tuple[LegendItem, ...]:
         """Every line the legend of this frame's method may have, in order."""

@@ -223,3 +223,37 @@ def test_render_orientation_side_draws_the_side_under_test_at_the_bottom(tmp_pat
     a = _render(tmp_path, "a.svg", *base[3:], "--side", "black", "--orientation", "side")
     b = _render(tmp_path, "b.svg", *base[3:], "--side", "black", "--flip")
     assert a == b
+
+
+# -- reference images ----------------------------------------------------------------------
+DOC_IMAGES = Path(__file__).parent.parent / "docs" / "images"
+
+
+def _against_reference(got, name: str, regen: bool, tolerance: float = 2.0) -> None:
+    from PIL import Image, ImageChops, ImageStat
+
+    path = DOC_IMAGES / name
+    if regen:
+        got.save(path, optimize=True)
+        return
+    if not path.is_file():
+        pytest.fail(f"missing reference image {path}: run pytest --regen-refs")
+    ref = Image.open(path).convert("RGB")
+    assert ref.size == got.size, (name, ref.size, got.size)
+    diff = ImageStat.Stat(ImageChops.difference(ref, got)).mean
+    assert max(diff) <= tolerance, f"{name}: mean channel difference {diff} > {tolerance}"
+
+
+def test_a_light_figure_matches_its_reference_images(tmp_path, regen_refs) -> None:
+    """Diagram wiki-1 as a light figure at 320 px: the PNG and the SVG rasterised by
+    CairoSVG against the reference images the manual shows (docs/images)."""
+    from PIL import Image
+
+    args = ["--diagram", "wiki-1", "--size", "320"]
+    _render(tmp_path, "f.png", *args)
+    _render(tmp_path, "f.svg", *args)
+    _against_reference(Image.open(tmp_path / "f.png").convert("RGB"), "figure-light.png",
+                       regen_refs)
+    _cairosvg(tmp_path / "f.svg", tmp_path / "r.png")
+    _against_reference(Image.open(tmp_path / "r.png").convert("RGB"),
+                       "figure-light-svg.png", regen_refs)

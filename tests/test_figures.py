@@ -257,3 +257,34 @@ def test_a_light_figure_matches_its_reference_images(tmp_path, regen_refs) -> No
     _cairosvg(tmp_path / "f.svg", tmp_path / "r.png")
     _against_reference(Image.open(tmp_path / "r.png").convert("RGB"),
                        "figure-light-svg.png", regen_refs)
+
+
+def test_png_and_svg_carry_the_same_coordinates_on_two_sides() -> None:
+    """Files under the board, ranks left of it, in both pictures: the SVG's coordinate
+    groups are the scene's 16 labels, and its glyphs stand where the PNG's do."""
+    import xml.etree.ElementTree as ET
+
+    import chess
+
+    import logic
+    from viewer.frame import Frame
+    from viewer.render import Painter
+    from viewer.scene import Coord, board_scene
+    from viewer.state import ExportOptions
+    from viewer.svg import frame_svg
+
+    board = chess.Board("4k3/8/8/3p4/3P4/8/8/4K3 w - - 0 1")
+    for flipped in (False, True):
+        frame = Frame(board, logic.detect(board, chess.WHITE, trace=True), flipped=flipped)
+        scene = board_scene(frame.board, frame.overlay(), flipped=flipped)
+        coords = [p for p in scene if isinstance(p, Coord)]
+        assert sorted(p.side for p in coords) == ["below"] * 8 + ["left"] * 8
+        first = "h" if flipped else "a"
+        assert next(p.text for p in coords if p.side == "below") == first
+        svg = frame_svg(Painter(), frame, ExportOptions(320, True, False, False, False))
+        root = ET.fromstring(svg.split("?>", 1)[1])
+        groups = [g for g in root.iter("{http://www.w3.org/2000/svg}g")
+                  if g.get("data-kind") == "Coord"]
+        texts = ["".join(t.text or "" for t in g.iter("{http://www.w3.org/2000/svg}text"))
+                 for g in groups]
+        assert texts == [p.text for p in coords]

@@ -72,13 +72,13 @@ class Frame:
         return frame_banner(self.verdict, self.other, self.index, self.caption, self.kpk)
 
     def explanation(self) -> str:
-        """The words under the board of this frame; when they speak of "below" or "above"
-        the fence and the attacking side is drawn at the top, a line says how to read
-        them on this board (:meth:`view_note`)."""
+        """The words under the board of this frame; when the method's words (its steps,
+        reason, notes, legend) speak of "below" or "above" the fence and the attacking
+        side is drawn at the top, a line says how to read them (:meth:`view_note`)."""
         text = frame_explanation(self.verdict, self.index, self.caption)
-        shown = [text, *(b.text for b in self.banner().blocks),
-                 *(i.text for i in self.legend())]
-        note = self.view_note(" ".join(shown))
+        # the method's own words (a caption speaks for itself), the legend's included
+        own = [frame_explanation(self.verdict, self.index), *(i.text for i in self.legend())]
+        note = self.view_note(" ".join(own))
         return f"{text}\n{note}" if note else text
 
     def view_note(self, words: str) -> str:

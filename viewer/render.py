@@ -175,9 +175,13 @@ class Painter:
 
     def set_colours(self, colours: dict[str, RGB]) -> None:
         """Draw in ``colours`` (over :data:`~viewer.theme.COLOURS`) from now on: the same
-        dict changes (parts that hold it follow) and every cached drawing is dropped."""
+        dict changes (parts that hold it follow) and every cached drawing is dropped;
+        nothing changes when those are the colours already."""
+        merged = {**COLOURS, **colours}
+        if merged == self.colours:
+            return
         self.colours.clear()
-        self.colours.update({**COLOURS, **colours})
+        self.colours.update(merged)
         self._tiles.clear()
         self._cache.clear()
         self._legend_fits.clear()

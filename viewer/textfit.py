@@ -11,6 +11,7 @@ is lost at a window size, and the drawing code only blits what :func:`fit` place
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import NamedTuple
@@ -50,8 +51,6 @@ class Fonts:
 def font_file(style: str) -> str | None:
     """The TrueType file :class:`Fonts` draws ``style`` with (``"plain"``: pygame's default
     font), or None when it cannot be found."""
-    import os
-
     if style == "plain":
         path = os.path.join(os.path.dirname(pygame.__file__), pygame.font.get_default_font())
         return path if os.path.isfile(path) else None

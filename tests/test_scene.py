@@ -46,15 +46,14 @@ from viewer.svg import frame_svg, svg_legend_types, svg_scene_types  # noqa: E40
 #: the picture of the board alone (no banner, legend or explanation): what the scene is
 BOARD_ONLY = ExportOptions(160, True, False, False, False)
 #: the largest mean absolute difference (0-255 per channel, over the whole board picture)
-#: between the PNG and the rasterised SVG.  Measured on every step of every library
-#: diagram at 320 px: 0.7 to 6.7 (median 4.2); at the test's 240 px the worst of its
-#: sample is 7.4.  What differs is how each draws, not
-#: what: the pieces' edges (SDL_image and CairoSVG antialias the same drawings
-#: differently), the hatches (pygame's aliased lines in a tile against an SVG pattern),
-#: the coordinates' glyphs (CairoSVG substitutes a font).  A square with an overlay the
-#: other lacks differs by 50 to 150 on its pixels; a board whose overlay covers a third
-#: of it is 20 or more away (the busiest board's bare SVG: 24.6, checked below).
-TOLERANCE = 10.0
+#: between the PNG and the rasterised SVG.  Measured on the test's sample (every library
+#: diagram's busiest step at 240 px): 0.8 to 4.4 (median 2.4).  What differs is how each
+#: draws, not what: the pieces' edges (SDL_image and CairoSVG antialias the same drawings
+#: differently), the hatches (pygame's aliased lines in a tile against antialiased SVG
+#: lines), the glyphs' antialiasing.  A square with an overlay the other lacks differs by
+#: 50 to 150 on its pixels; a board whose overlay covers a third of it is 20 or more away
+#: (the busiest board's bare SVG: 24.5, checked below).
+TOLERANCE = 6.0
 
 
 class RecordingPainter(Painter):

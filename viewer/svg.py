@@ -138,7 +138,9 @@ class _Doc:
             if got is None or not got.d:
                 self._glyphs[key] = None
             else:
-                gid = f"pf-glyph-{len(self._glyphs)}"
+                # named by font and character: the same id is the same glyph in any
+                # document (SVGs inlined side by side in one page share ids)
+                gid = f"pf-glyph-{_stem(path)}-{ord(char):x}"
                 _el(self.defs, "path", id=gid, d=got.d)
                 self._glyphs[key] = (gid, got.upm)
         return self._glyphs[key]  # type: ignore[return-value]
@@ -156,9 +158,14 @@ class _Doc:
         _el(self.defs, "style", type="text/css").text = "\n".join(rules)
 
 
+def _stem(path: str) -> str:
+    """A font file's name without its folder and suffix ("NotoSans-Bold")."""
+    return os.path.splitext(os.path.basename(path))[0]
+
+
 def _family(path: str) -> str:
     """The family name an embedded font is declared under (one per file)."""
-    return "pawnfence-" + os.path.splitext(os.path.basename(path))[0]
+    return "pawnfence-" + _stem(path)
 
 
 class _At(NamedTuple):

@@ -216,11 +216,11 @@ def write_gif(frames: list[Pixels], path: str | Path, *, duration_ms: int = 600,
 
 def trace_frames(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_OPTIONS
                  ) -> Iterator[pygame.Surface]:
-    """One picture per step of the frame's verdict, then the live verdict; every banner as
-    tall as the tallest, so the board does not jump from frame to frame, and one legend
-    for all under explanations padded to the longest: the lines of anything some frame
-    draws, in the method's order (a legend that changed with every frame jumped under the
-    board)."""
+    """One picture per step of the frame's verdict, then the live verdict; every banner of
+    one height (:func:`gif_banner_height`) that its text fills, so the board does not jump
+    from frame to frame and no banner ends in an empty band, and one legend for all under
+    explanations padded to the longest: the lines of anything some frame draws, in the
+    method's order (a legend that changed with every frame jumped under the board)."""
     v = frame.verdict
     frames = [frame.at(k) for k in range(len(v.steps) if v is not None else 0)]
     frames.append(frame.at(None))

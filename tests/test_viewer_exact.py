@@ -380,7 +380,7 @@ def test_render_method_exact_draws_the_king_map_and_its_legend(tmp_path) -> None
                for y in range(0, img.get_height(), 2)}
     assert Painter().colours["kingmap_breaks"] in colours
     text = svg.read_text()
-    assert "url(#pf-kingmap_holds)" in text and ">H<" in text
+    assert 'data-texture="kingmap_holds"' in text and ">H<" in text
     assert "H = defending king holds here" in text and "breaks through from here" not in text
 
 

@@ -994,3 +994,36 @@ def test_the_wheel_scrolls_the_code_pane_and_the_next_frame_keeps_it(home, monke
         assert a.code.scroll == scrolled
     assert a.code.scroll != before or before == 0
     pygame.display.quit()
+
+
+def test_a_gifs_banners_have_no_empty_band() -> None:
+    """A GIF's banners share one height (the board stays in place) that its texts fill:
+    the tallest text shrinks a little and a short one grows, so below the lowest line of
+    any frame's banner text at most four body lines stay empty (padding every banner to
+    the tallest text left about 200 pixels empty at 720); and the frame is shorter than
+    with banners as tall as the tallest text at its own size."""
+    import numpy as np
+
+    from viewer.export import gif_banner_height, trace_frames
+    from viewer.frame import frame_px
+    from viewer.render import Painter, banner_height, banner_icon_radius
+    from viewer.state import ExportOptions
+
+    painter, size = Painter(), 720
+    options, px, pad = ExportOptions(size), frame_px(size), max(4, size // 80)
+    board = get_diagram("paper-16").board()
+    v = logic.detect(board, chess.WHITE, method="paper", trace=True)
+    frame = Frame(board, v, logic.detect(board, chess.BLACK), None, "", None, False)
+    banners = [frame.at(k).banner() for k in (*range(len(v.steps)), None)]
+    height = gif_banner_height(painter, banners, options)
+    tallest = max(banner_height(painter, b, options) for b in banners)
+    assert height < tallest - 60, (height, tallest)
+    x0 = pad + 30 + 2 * banner_icon_radius(height, px)
+    panel = np.array(painter.colours["panel"])
+    gaps = []
+    for surf in trace_frames(painter, frame, options):
+        band = pygame.surfarray.array3d(surf).transpose(1, 0, 2).astype(int)[
+            pad:pad + height, x0:size - pad - 8]
+        rows = np.where((np.abs(band - panel).max(axis=2) > 60).any(axis=1))[0]
+        gaps.append(height - 1 - int(rows.max()))
+    assert len(gaps) == len(banners) and max(gaps) <= 4 * px, gaps

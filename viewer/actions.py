@@ -78,6 +78,7 @@ _TABLE: tuple[Action, ...] = (
     Action("flip", "Flip (F)", "flip", lambda h: h.state.options.toggle_flip()),
     Action("clear", "Clear", "", lambda h: h.state.clear()),
     Action("help", "Help (H)", "help", lambda h: h.state.options.toggle_help()),
+    Action("theme", "", "theme", lambda h: h.state.options.toggle_theme()),
     Action("projector", "Projector", "projector", lambda h: h.state.options.toggle_projector()),
     Action("undo", "Undo", "history", lambda h: h.state.undo()),
     Action("redo", "Redo", "history", lambda h: h.state.redo()),
@@ -124,7 +125,7 @@ KEYS: dict[str, tuple[str, ...]] = {
     "search": ("e",), "search:less": ("-",), "search:more": ("=", "+"),
     "line:prev": ("[",), "line:next": ("]",), "line:first": ("ctrl+[",),
     "line:last": ("ctrl+]",), "projector": ("p",),
-    "open": ("o",), "help": ("h", "?"), "next-case": ("n", "page down"),
+    "open": ("o",), "help": ("h", "?"), "theme": ("ctrl+t",), "next-case": ("n", "page down"),
     "prev-case": ("page up",),
 }
 
@@ -153,6 +154,7 @@ GROUPS: dict[str, tuple[str, str]] = {
     "projector": ("", "projector mode: the board, the sentence in large type, the legend"),
     "open": ("", "open a playlist (an EPD file, e.g. a scan's suspects.epd)"),
     "cases": ("N, PageDown / PageUp", "next / previous case of the playlist"),
+    "theme": ("", "the window's colours: dark / light (figures: the Export pane)"),
     "help": ("", "show / hide this help"),
 }
 

@@ -43,6 +43,7 @@ from viewer.render import Painter
 from viewer.services import Services
 from viewer.settings import AutoSave, Settings, save_settings
 from viewer.state import PlaylistEntry, ViewerState
+from viewer.theme import THEMES
 from viewer.view import BoardView
 
 __all__ = ["App", "has_display", "WAKE"]  # the latter two from viewer.display
@@ -120,11 +121,13 @@ class App(Services):
     # -- layout -------------------------------------------------------------------------
     def _wanted_layout(self) -> tuple[Any, ...]:
         s = self.state
-        return (self.screen.get_size(), s.options.structure_layer, s.legend(), s.options.projector)
+        return (self.screen.get_size(), s.options.structure_layer, s.legend(), s.options.projector,
+                s.options.theme)
 
     def relayout(self) -> None:
         """Lay the window out for its size, layers and mode; rebuild and place the parts."""
         self._layout_key = key = self._wanted_layout()
+        self.painter.set_colours(THEMES[key[4]])
         self.layout = compute_layout(key[0], structure=key[1], legend=key[2], projector=key[3])
         self.panel.build(self.layout)
         self._place()

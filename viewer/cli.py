@@ -22,7 +22,7 @@ from typing import TextIO
 # its import (0.3 s and more on a loaded machine), which would otherwise end the
 # process with a traceback and a death by SIGINT instead of one line and status 130.
 
-__all__ = ["main", "console", "build_parser", "build_viewer_parser"]
+__all__ = ["main", "console", "build_parser", "build_viewer_parser", "render_flipped"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -69,6 +69,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"the picture's width in pixels, {RENDER_SIZES[0]} to {RENDER_SIZES[1]}: "
                    "the board with its coordinates (text and legend scale with it)")
     r.add_argument("--flip", action="store_true", help="Black at the bottom")
+    r.add_argument("--orientation", choices=["white", "black", "side"], default="white",
+                   help="the side drawn at the bottom: white (the default), black, or side: "
+                   "the side under test (--side), so that its \"below the fence\" is below "
+                   "in the picture; with White at the bottom a figure of Black's verdict "
+                   "says how to read its words")
     r.add_argument("--board-only", action="store_true",
                    help="the board and pieces only (no overlays, banner, legend, explanation)")
     for part in ("overlays", "banner", "legend", "explanation"):
@@ -76,6 +81,13 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--theme", choices=["light", "dark"], default="light",
                    help="the picture's colours: light (black on white, for print; the "
                    "default) or dark (the window's)")
+    r.add_argument("--svg-text", choices=["paths", "fonts"], default="paths",
+                   help="an SVG's text: paths (each character its glyph's outline: the same "
+                   "in every renderer; the default) or fonts (text in the embedded subsets of "
+                   "its fonts: editable, but renderers without web fonts substitute one)")
+    r.add_argument("--stats", action="store_true",
+                   help="give the exact prover's counts and time in the texts (they change "
+                   "from run to run; without them the same command writes the same file)")
     r.add_argument("--speed", type=float, default=1.5,
                    help="GIF: steps per second (the frame time is 1/speed)")
     add_exact_seconds(r)
@@ -121,7 +133,8 @@ def _render(args: argparse.Namespace, out: TextIO) -> int:
     only = args.board_only
     options = ExportOptions(args.size, *(not (only or getattr(args, f"no_{part}")) for part in
                                          ("overlays", "banner", "legend", "explanation")),
-                            theme=args.theme)
+                            theme=args.theme, stats=args.stats,
+                            svg_text=args.svg_text)
     try:
         if not 0.1 <= args.speed <= 50:
             raise ValueError(f"--speed must be from 0.1 to 50 steps per second, got {args.speed}")
@@ -132,7 +145,7 @@ def _render(args: argparse.Namespace, out: TextIO) -> int:
             raise ValueError(why)
         board, caption = board_from_args(args.fen, args.diagram)
         path = render_to_file(board, args.out, side=args.side == "white", method=args.method,
-                              size=args.size, flipped=args.flip,
+                              size=args.size, flipped=render_flipped(args),
                               caption=caption, options=options, speed=args.speed,
                               seconds=args.exact_seconds)
     except (ValueError, ExportError) as exc:
@@ -142,6 +155,12 @@ def _render(args: argparse.Namespace, out: TextIO) -> int:
 
     out.write(f"wrote {escaped(str(path))}\n")  # a name that is not UTF-8 as escapes
     return 0
+
+
+def render_flipped(args: argparse.Namespace) -> bool:
+    """Whether ``render`` draws Black at the bottom (``--flip``, ``--orientation``)."""
+    return args.flip or args.orientation == "black" or (
+        args.orientation == "side" and args.side == "black")
 
 
 def build_viewer_parser(commands: Sequence[str] = ()) -> argparse.ArgumentParser:

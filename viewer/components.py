@@ -150,8 +150,8 @@ class Scrubber:
             return
         c = painter.colours
         mid = r.centery
-        pygame.draw.rect(surface, (33, 40, 45), r, border_radius=r.height // 2)
-        pygame.draw.rect(surface, (92, 96, 98), r, 1, border_radius=r.height // 2)
+        pygame.draw.rect(surface, c["track"], r, border_radius=r.height // 2)
+        pygame.draw.rect(surface, c["track_edge"], r, 1, border_radius=r.height // 2)
         if not tl.count:
             return
         for g in tl.groups:  # a tick where each phase starts

@@ -29,10 +29,10 @@ from logic.files import atomic_write, disk_full
 from viewer.frame import Frame, frame_of
 from viewer.jobs import Job, Ticket
 from viewer.overlay import EMPTY, Overlay
-from viewer.render import Painter, banner_height, frame_px
+from viewer.render import Painter, banner_height, banner_roles, frame_px
 from viewer.state import DEFAULT_OPTIONS, ExportOptions
 from viewer.svg import frame_svg
-from viewer.text import banner_text
+from viewer.text import Banner, banner_text
 from viewer.theme import THEMES, Block, LegendItem, Role
 
 if TYPE_CHECKING:
@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 
 __all__ = ["compose_frame", "save_png", "save_gif", "render_to_file", "trace_frames",
            "ExportError", "banner_text", "Exporter", "KINDS", "verify_image", "gif_pixels",
-           "write_gif", "gif_frames", "Pixels", "GIF_MAX", "banner_height"]
+           "write_gif", "gif_frames", "Pixels", "GIF_MAX", "banner_height", "figure_of",
+           "gif_banner_height", "GIF_TEXT"]
 
 #: the export kinds and their file suffixes
 KINDS = {"png": ".png", "gif": ".gif", "svg": ".svg"}
@@ -51,23 +52,24 @@ class ExportError(OSError):
 
 
 def compose_frame(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_OPTIONS,
-                  *, overlay: Overlay | None = None, banner_at_least: int = 0,
+                  *, overlay: Overlay | None = None, banner_fixed: int = 0,
                   legend: tuple[LegendItem, ...] | None = None,
                   explanation_at_least: int = 0) -> pygame.Surface:
     """A stand-alone picture of ``frame``: the banner, the board (with its overlay), the
     explanation and the legend, each as ``options`` says; text and legend scale with
-    ``options.size`` and wrap, and the picture is as tall as they need.  The banner is at
-    least ``banner_at_least`` pixels tall (a GIF's frames share their tallest, so the board
-    stays in place); ``legend`` replaces the frame's own lines and the explanation takes
-    at least ``explanation_at_least`` pixels (a GIF's frames share both, so the legend
-    stays in place too)."""
+    ``options.size`` and wrap, and the picture is as tall as they need.  A
+    ``banner_fixed`` height (a GIF's frames share one, :func:`gif_banner_height`, so the
+    board stays in place) makes the banner that tall, its text grown or shrunk to fill
+    it (:data:`GIF_TEXT`); ``legend`` replaces the frame's own lines and the explanation
+    takes at least ``explanation_at_least`` pixels (a GIF's frames share both, so the
+    legend stays in place too)."""
     size, px = options.size, frame_px(options.size)
     pad = max(4, size // 80)
     width = size - 2 * pad
     parts: list[tuple[str, int, Any]] = []
     if options.banner:
         b = frame.banner()
-        parts.append(("banner", max(banner_at_least, banner_height(painter, b, options)), b))
+        parts.append(("banner", banner_fixed or banner_height(painter, b, options), b))
     ov = (overlay if overlay is not None else frame.overlay()) if options.overlays else EMPTY
     parts.append(("board", size, None))
     if options.explanation:
@@ -84,7 +86,11 @@ def compose_frame(painter: Painter, frame: Frame, options: ExportOptions = DEFAU
     for name, h, extra in parts:
         rect = pygame.Rect(pad, y, width, h)
         if name == "banner":
-            painter.render_banner(surf, rect, extra.kind, extra.blocks, px)
+            if banner_fixed:
+                painter.render_banner(surf, rect, extra.kind, extra.blocks, px,
+                                      least=GIF_TEXT[0], most=GIF_TEXT[1])
+            else:
+                painter.render_banner(surf, rect, extra.kind, extra.blocks, px)
         elif name == "board":
             painter.render_board(surf, pygame.Rect(0, y, size, size), frame.board,
                                  overlay=ov,
@@ -210,24 +216,42 @@ def write_gif(frames: list[Pixels], path: str | Path, *, duration_ms: int = 600,
 
 def trace_frames(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_OPTIONS
                  ) -> Iterator[pygame.Surface]:
-    """One picture per step of the frame's verdict, then the live verdict; every banner as
-    tall as the tallest, so the board does not jump from frame to frame, and one legend
-    for all under explanations padded to the longest: the lines of anything some frame
-    draws, in the method's order (a legend that changed with every frame jumped under the
-    board)."""
+    """One picture per step of the frame's verdict, then the live verdict; every banner of
+    one height (:func:`gif_banner_height`) that its text fills, so the board does not jump
+    from frame to frame and no banner ends in an empty band, and one legend for all under
+    explanations padded to the longest: the lines of anything some frame draws, in the
+    method's order (a legend that changed with every frame jumped under the board)."""
     v = frame.verdict
     frames = [frame.at(k) for k in range(len(v.steps) if v is not None else 0)]
     frames.append(frame.at(None))
-    tallest = (max(banner_height(painter, f.banner(), options) for f in frames)
-               if options.banner else 0)
+    fixed = gif_banner_height(painter, [f.banner() for f in frames], options) \
+        if options.banner else 0
     overlays = [f.overlay() if options.overlays else EMPTY for f in frames]
     drawn = {item for f, ov in zip(frames, overlays, strict=True) for item in f.legend(ov)}
     legend = tuple(i for i in frame.legend_lines() if i in drawn)
     longest = max(explanation_height(painter, f, options) for f in frames) \
         if options.explanation else 0
     for f, ov in zip(frames, overlays, strict=True):
-        yield compose_frame(painter, f, options, overlay=ov, banner_at_least=tallest,
+        yield compose_frame(painter, f, options, overlay=ov, banner_fixed=fixed,
                             legend=legend, explanation_at_least=longest)
+
+
+#: the ratios a GIF's banner text is drawn at, of its size in a picture of its own: at
+#: least the first (the banner is as tall as the tallest text needs at that ratio) and at
+#: most the second (a short text grows into the room, so no banner ends in an empty band)
+GIF_TEXT = (0.75, 1.3)
+
+
+def gif_banner_height(painter: Painter, banners: list[Banner], options: ExportOptions) -> int:
+    """The height every banner of a GIF shares: the tallest its text needs at
+    ``GIF_TEXT[0]`` of its size (never less than the icon needs)."""
+    size, px = options.size, frame_px(options.size)
+    width = size - 2 * max(4, size // 80)
+    icon = max(9, min(px * 3 // 2, 60))
+    least = GIF_TEXT[0]
+    need = max(painter.fit_text(b.blocks, width - 38 - 2 * icon, 100_000, banner_roles(px),
+                                least=least, most=least).height for b in banners)
+    return max(need + 8, 2 * icon + 12)
 
 
 def explanation_height(painter: Painter, frame: Frame, options: ExportOptions) -> int:
@@ -251,12 +275,19 @@ def themed(painter: Painter, theme: str) -> Painter:
     return _THEMED[theme]
 
 
+def figure_of(frame: Frame, options: ExportOptions) -> Frame:
+    """What a figure of ``frame`` shows: its texts without the run's counts and time
+    unless ``options.stats`` (the same command then writes the same bytes)."""
+    return frame if options.stats else frame.without_stats()
+
+
 def write(painter: Painter, kind: str, frame: Frame, options: ExportOptions, path: Path,
           *, speed: float = 3.0) -> tuple[Path, int]:
     """Write ``frame`` as ``kind`` (png, gif: every step at ``speed`` steps per second,
-    svg) to ``path`` in ``options.theme``'s colours; returns the path and the number of
-    frames."""
+    svg) to ``path`` in ``options.theme``'s colours (:func:`figure_of`: without the run's
+    statistics unless asked); returns the path and the number of frames."""
     painter = themed(painter, options.theme)
+    frame = figure_of(frame, options)
     if kind == "png":
         return save_png(compose_frame(painter, frame, options), path), 1
     if kind == "svg":
@@ -350,8 +381,9 @@ class Exporter:
             s.say("A GIF is still being saved: wait for it")
             return
         try:
-            frames = gif_frames(themed(self.painter, s.options.export.theme), frame_of(s),
-                                s.options.export, path)
+            frames = gif_frames(themed(self.painter, s.options.export.theme),
+                                figure_of(frame_of(s), s.options.export), s.options.export,
+                                path)
         except ExportError as exc:
             s.say(str(exc))
             return
@@ -403,6 +435,7 @@ def _write_latex(frame: Frame, options: ExportOptions, out: Path) -> Path:
     from logic.files import atomic_write_text
     from viewer.latex import latex_document
 
+    frame = figure_of(frame, options)
     overlay = frame.overlay() if options.overlays else EMPTY
     text = latex_document(frame.board, overlay, frame.verdict, flipped=frame.flipped,
                           caption=frame.caption)

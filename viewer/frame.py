@@ -5,6 +5,7 @@ size (:func:`frame_px`).  Plain data, without pygame: the PNG, GIF and SVG expor
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +43,13 @@ class Frame:
     kpk: dict[str, Any] | None = None
     flipped: bool = False
 
+    def without_stats(self) -> Frame:
+        """This frame with verdicts whose texts leave out the run's counts and time (the
+        exact prover's structures and seconds, which change from run to run): what a
+        figure shows unless asked for them."""
+        return replace(self, verdict=_without_stats(self.verdict),
+                       other=_without_stats(self.other))
+
     def at(self, index: int | None) -> Frame:
         """This frame showing step ``index`` (None: the live verdict)."""
         return replace(self, index=index)
@@ -65,8 +73,29 @@ class Frame:
         return frame_banner(self.verdict, self.other, self.index, self.caption, self.kpk)
 
     def explanation(self) -> str:
-        """The words under the board of this frame."""
-        return frame_explanation(self.verdict, self.index, self.caption)
+        """The words under the board of this frame; when the method's words (its steps,
+        reason, notes, legend) speak of "below" or "above" the fence and the attacking
+        side is drawn at the top, a line says how to read them (:meth:`view_note`)."""
+        text = frame_explanation(self.verdict, self.index, self.caption)
+        # the method's own words (a caption speaks for itself), the legend's included
+        own = [frame_explanation(self.verdict, self.index), *(i.text for i in self.legend())]
+        note = self.view_note(" ".join(own))
+        return f"{text}\n{note}" if note else text
+
+    def view_note(self, words: str) -> str:
+        """How to read "below" and "above" in ``words`` on this board: the methods speak
+        from the attacking side (its pawns go up the board), so when that side is drawn
+        at the top its "below the fence" is the upper part of the picture; "" when the
+        words use neither or the attacker is drawn at the bottom."""
+        v = self.verdict
+        if v is None or v.color == (chess.BLACK if self.flipped else chess.WHITE):
+            return ""
+        if not re.search(r"\b(below|above)\b", words):
+            return ""
+        us = "White" if v.color == chess.WHITE else "Black"
+        them = "Black" if v.color == chess.WHITE else "White"
+        return (f"Drawn from {them}'s side: in {us}'s words \u201cbelow the fence\u201d is "
+                f"the upper part of this board, \u201cabove\u201d the lower.")
 
     def legend_lines(self) -> tuple[LegendItem, ...]:
         """Every line the legend of this frame's method may have, in order."""
@@ -75,6 +104,12 @@ class Frame:
         code = v.code if v is not None and v.status == Status.OK else \
             ("none" if v is not None else None)
         return legend_items(method, kpk=bool(self.kpk), code=code)
+
+
+def _without_stats(v: Verdict | None) -> Verdict | None:
+    if v is None or v.detail is None or not v.detail.stats:
+        return v
+    return v._replace(detail=v.detail._replace(stats=False))
 
 
 def frame_of(state: ViewerState) -> Frame:

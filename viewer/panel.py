@@ -44,7 +44,7 @@ from viewer.text import (
     step_line,
 )
 from viewer.textfit import Fonts, elide
-from viewer.theme import PANE_LABELS, PANES
+from viewer.theme import GUI_COLOURS, PANE_LABELS, PANES
 
 __all__ = ["Panel", "OTHER_LABEL", "SIDE_LABELS", "EP_NONE", "EXPORT_SIZES", "make_manager"]
 
@@ -75,10 +75,13 @@ _GUI_ELEMENTS = ("button", "label", "text_entry_line", "drop_down_menu", "text_b
                  "window", "file_dialog")
 
 
-def make_manager(size: tuple[int, int], px: int) -> pygame_gui.UIManager:
-    """A pygame_gui manager whose widgets' text is ``px`` pixels (Noto Sans)."""
+def make_manager(size: tuple[int, int], px: int, colours: str = "dark") -> pygame_gui.UIManager:
+    """A pygame_gui manager whose widgets' text is ``px`` pixels (Noto Sans), in the
+    theme ``colours`` (:data:`viewer.theme.GUI_COLOURS`)."""
     font = {"name": "noto_sans", "size": str(px)}
     theme: dict[str, Any] = {name: {"font": font} for name in _GUI_ELEMENTS}
+    if GUI_COLOURS.get(colours):
+        theme["defaults"] = {"colours": GUI_COLOURS[colours]}
     theme["#tab"] = {"misc": {"text_horiz_alignment_padding": "2"}}
     # pygame_gui's 20 px rows cut the descenders of larger text ("g4" read as "a4")
     theme["selection_list"]["misc"] = {"list_item_height": str(max(20, round(px * 1.6)))}
@@ -99,7 +102,8 @@ class Panel:
 
     def __init__(self, size: tuple[int, int], state: ViewerState) -> None:
         self.px = 14
-        self.manager = make_manager(size, self.px)
+        self._theme = state.options.theme
+        self.manager = make_manager(size, self.px, self._theme)
         self.state = state
         self.buttons: dict[str, UIButton] = {}
         self.tabs: list[dict[str, UIButton]] = []
@@ -122,9 +126,9 @@ class Panel:
     # -- building -----------------------------------------------------------------------
     def build(self, layout: Layout) -> None:
         """(Re)create every widget at ``layout``'s places (none in projector mode)."""
-        if layout.px != self.px:
-            self.px = layout.px
-            self.manager = make_manager(layout.size, layout.px)
+        if layout.px != self.px or self.state.options.theme != self._theme:
+            self.px, self._theme = layout.px, self.state.options.theme
+            self.manager = make_manager(layout.size, layout.px, self._theme)
         m = self.manager
         m.clear_and_reset()
         m.set_window_resolution(layout.size)
@@ -236,9 +240,13 @@ class Panel:
             self.checks[name] = UIButton(rect, f"{label.capitalize()}: on", m,
                                          tool_tip_text=f"include the {label} in the picture")
         y += 2 * (bh + 4)
-        self.checks["theme"] = UIButton(pygame.Rect(body.left, y, body.width, bh),
-                                        "Colours: light", m, tool_tip_text=(
-                                            "light (black on white, for print) or dark"))
+        self.checks["theme"] = UIButton(pygame.Rect(body.left, y, half, bh),
+                                        "Figures: light", m, tool_tip_text=(
+                                            "the pictures' colours: light (black on white, "
+                                            "for print) or dark"))
+        self.buttons["theme"] = UIButton(pygame.Rect(body.left + half + 4, y, half, bh),
+                                         f"Window: {self.state.options.theme}", m,
+                                         tool_tip_text=tooltip("theme"))
         y += bh + 4
         y += 6
         third = (body.width - 8) // 3
@@ -398,7 +406,7 @@ class Panel:
                 (button.select if self.panes[i] == name else button.unselect)()
         for name, button in self.checks.items():
             if name == "theme":
-                button.set_text(f"Colours: {s.options.export.theme}")
+                button.set_text(f"Figures: {s.options.export.theme}")
                 continue
             on = getattr(s.options.export, name)
             button.set_text(f"{name.capitalize()}: {'on' if on else 'off'}")

@@ -23,20 +23,31 @@ from viewer.frame import frame_px
 from viewer.overlay import EMPTY, Overlay
 from viewer.pieces import PieceSet
 from viewer.scene import (
+    ARROW_STYLES,
     Arrow,
     Badge,
+    Box,
     Checker,
     Coord,
     Dot,
     Fill,
     Hatch,
+    LegendPlan,
+    LegendPrimitive,
     LetterBox,
     Line,
+    Mark,
     Outline,
     Piece,
+    Pointer,
     Primitive,
+    Stroke,
     Tag,
+    Text,
+    Tile,
     board_scene,
+    legend_scene,
+    swatch_width,
 )
 from viewer.textfit import Fitted, Fonts, fit, wrap
 from viewer.theme import COLOURS, RGB, Block, LegendItem, Role
@@ -48,20 +59,13 @@ if TYPE_CHECKING:
 __all__ = ["Painter", "square_at", "board_geometry", "display_format", "banner_roles",
            "BANNER_ICONS", "banner_icon_radius",
            "STRUCTURE_KEY", "ARROW_STYLES", "fill_except", "board_cover", "swatch_width",
-           "render_scene_types", "frame_px", "banner_height"]
+           "render_scene_types", "render_legend_types", "frame_px", "banner_height", "BADGE_OK"]
 
 #: the pawn-structure layer's key, under the legend
 STRUCTURE_KEY = ("pawn structure: R ram · L lever · bw backward · S straggler; files open / "
                  "closed / ½ open (half-open for W or B)")
-#: the analysis pane's arrows: colour role -> style (solid, dashed, hollow head)
-ARROW_STYLES = {"arrow_with": "solid", "arrow_without": "dashed", "arrow_engine": "hollow"}
-
-
-def swatch_width(item: LegendItem, sw: int) -> int:
-    """The width of a legend item's swatch: three squares for the composite ones."""
-    if item.style == "move":
-        return 2 * sw
-    return 3 * sw + 4 if item.style in ("recompute", "arrows", "letters") else sw
+#: a pawn badge's kind (:class:`viewer.scene.Mark`) -> its ``ok`` (:class:`viewer.scene.Badge`)
+BADGE_OK: dict[str, bool | None] = {"fixed": None, "holds": True, "breaks": False}
 
 
 def banner_roles(px: int) -> dict[str, Role]:
@@ -168,6 +172,19 @@ class Painter:
         self._legend_fits: dict[tuple[object, ...], bool] = {}
         #: the fonts of the window's own text (Noto Sans, Fira Code: pygame_gui's)
         self.fonts = Fonts()
+
+    def set_colours(self, colours: dict[str, RGB]) -> None:
+        """Draw in ``colours`` (over :data:`~viewer.theme.COLOURS`) from now on: the same
+        dict changes (parts that hold it follow) and every cached drawing is dropped;
+        nothing changes when those are the colours already."""
+        merged = {**COLOURS, **colours}
+        if merged == self.colours:
+            return
+        self.colours.clear()
+        self.colours.update(merged)
+        self._tiles.clear()
+        self._cache.clear()
+        self._legend_fits.clear()
 
     def _cached(self, key: tuple[object, ...], make: Callable[[], pygame.Surface],
                 alpha: bool = True) -> pygame.Surface:
@@ -652,18 +669,20 @@ class Painter:
         return surf
 
     def render_banner(self, surface: pygame.Surface, rect: pygame.Rect, kind: str,
-                      blocks: Sequence[Block], px: int, most: float = 1.0) -> Fitted:
+                      blocks: Sequence[Block], px: int, most: float = 1.0,
+                      least: float = 0.45) -> Fitted:
         """The verdict banner: a bar coloured by ``kind`` (blocked / open / na / busy) with
         an icon (½, !, ?, … while a proof runs) and ``blocks`` wrapped in
         :func:`banner_roles` sizes for ``px`` (grown up to ``most`` times when there is
-        room, shrunk when there is not)."""
+        room, shrunk down to ``least`` times when there is not)."""
         icon_r = banner_icon_radius(rect.height, px)
         text_rect = pygame.Rect(rect.left + 30 + 2 * icon_r, rect.top + 4,
                                 rect.width - 38 - 2 * icon_r, rect.height - 8)
         surf = self._cached(("banner", kind, rect.size, icon_r),
                             lambda: self._make_banner(rect.size, kind, icon_r))
         surface.blit(surf, rect)
-        return self.render_text(surface, text_rect, blocks, banner_roles(px), most=most)
+        return self.render_text(surface, text_rect, blocks, banner_roles(px), most=most,
+                                least=least)
 
     def _make_banner(self, size: tuple[int, int], kind: str, r: int) -> pygame.Surface:
         c = self.colours
@@ -726,91 +745,58 @@ class Painter:
 
     def _make_legend(self, size: tuple[int, int], items: tuple[LegendItem, ...], px: int,
                      structure: bool) -> tuple[pygame.Surface, bool]:
-        c = self.colours
         surface = pygame.Surface(size, pygame.SRCALPHA)
         size_px, cols, labels, _h, fits = self.legend_plan(size, items, px, structure)
         font = self.fonts.get(size_px)
-        sw, line, col_w = size_px + 6, font.get_linesize(), size[0] // cols
-        y = 0
-        for r0 in range(0, len(items), cols):
-            row_h = sw
-            for i in range(r0, min(r0 + cols, len(items))):
-                x = (i - r0) * col_w
-                w = swatch_width(items[i], sw)
-                self._swatch(surface, pygame.Rect(x, y + 1, w, sw - 2), items[i])
-                for k, text in enumerate(labels[i]):
-                    surface.blit(font.render(text, True, c["text"]), (x + w + 8, y + k * line))
-                row_h = max(row_h, len(labels[i]) * line)
-            y += row_h + 4
-        if structure:
-            for text in wrap(font, STRUCTURE_KEY, size[0]):
-                surface.blit(font.render(text, True, c["structure"]), (0, y))
-                y += line
+        key = tuple(wrap(font, STRUCTURE_KEY, size[0])) if structure else ()
+        plan = LegendPlan(px=size_px, columns=cols, width=size[0],
+                          labels=tuple(tuple(lb) for lb in labels), line=font.get_linesize(),
+                          key=key)
+        scene, _height = legend_scene(items, plan, self.measure)
+        self.render_legend_scene(surface, (0, 0), scene)
         return surface, fits
 
-    def _swatch(self, surface: pygame.Surface, swatch: pygame.Rect, item: LegendItem) -> None:
-        """One legend swatch, drawn as the board draws the item."""
-        c, sw = self.colours, swatch.width
-        style = item.style
-        if style in ("hatch", "fence", "dots", "key", "joined", "left", "fresh"):
-            surface.fill(c["square_light"], swatch)
-            surface.blit(self._tile(style, sw), swatch, (0, 0, sw, swatch.height))
-        elif style in ("outline", "edge"):
-            surface.fill(c["square_light"], swatch)
-            pygame.draw.rect(surface, c[item.colour], swatch, 3)
-        elif style == "thin":
-            surface.fill(c["square_light"], swatch)
-            pygame.draw.rect(surface, c[item.colour], swatch.inflate(-4, -4), 2)
-        elif style == "cross":
-            surface.fill(c["square_light"], swatch)
-            pygame.draw.line(surface, c[item.colour], swatch.topleft, swatch.bottomright, 3)
-            pygame.draw.line(surface, c[item.colour], swatch.topright, swatch.bottomleft, 3)
-        elif style in ("fixed", "holds", "breaks"):
-            ok = {"fixed": None, "holds": True, "breaks": False}[style]
-            b = self._badge(item.letter, ok, sw * 5 // 2)
-            surface.blit(b, b.get_rect(center=swatch.center))
-        elif style == "letters":
-            px = max(8, swatch.height * 3 // 4)
-            while self.fonts.get(px, "bold").size(item.letter)[0] > swatch.width and px > 8:
-                px -= 1
-            font = self.fonts.get(px, "bold")
-            t = font.render(item.letter, True, c["text"])
-            surface.blit(t, t.get_rect(midleft=(swatch.left, swatch.centery)))
-        elif style == "recompute":
-            third = pygame.Rect(swatch.left, swatch.top, swatch.height, swatch.height)
-            for kind in ("joined", "left", "fresh"):
-                surface.fill(c["square_light"], third)
-                surface.blit(self._tile(kind, third.width), third)
-                third = third.move(third.width + 2, 0)
-        elif style == "kingmap":
-            surface.fill(c["square_light"], swatch)
-            surface.blit(self._tile(item.colour, sw), swatch, (0, 0, sw, swatch.height))
-            letter = self.kingmap_letter(item.letter, c[item.colour], sw * 5 // 3)
-            surface.blit(letter, letter.get_rect(center=swatch.center))
-        elif style in ("ghost", "dfs"):
-            self._square_swatch(surface, swatch, item)
-        elif style == "move":
-            self.arrow_swatch(surface, swatch, c[item.colour], "edged")
-        elif style == "arrows":
-            third = pygame.Rect(swatch.left, swatch.top, swatch.width // 3, swatch.height)
-            for role, kind in ARROW_STYLES.items():
-                self.arrow_swatch(surface, third.inflate(-2, 0), c[role], kind)
-                third = third.move(third.width, 0)
+    def measure(self, text: str, px: int, style: str) -> tuple[int, int]:
+        """The size of ``text`` at ``px`` pixels in font ``style`` (a :data:`Measure`)."""
+        return self.fonts.get(px, style).size(text)
 
-    def _square_swatch(self, surface: pygame.Surface, swatch: pygame.Rect,
-                       item: LegendItem) -> None:
-        """A ghost pawn's swatch, or the fence search's: a square done (left half, the
-        grey of processed squares) and its path across."""
-        c, sw = self.colours, swatch.width
-        surface.fill(c["square_light"], swatch)
-        if item.style == "ghost":
-            surface.blit(self.ghost("P", sw), swatch, (0, 0, sw, swatch.height))
-            return
-        done = pygame.Rect(swatch.left, swatch.top, sw // 2, swatch.height)
-        surface.blit(self._tile("processed", sw), done, (0, 0, done.width, done.height))
-        w = max(3, swatch.height // 5)
-        pygame.draw.line(surface, c[item.colour], (swatch.left + w, swatch.centery),
-                         (swatch.right - w, swatch.centery), w)
+    def render_legend_scene(self, surface: pygame.Surface, origin: tuple[int, int],
+                            scene: Sequence[LegendPrimitive]) -> None:
+        """Draw the legend primitives of ``scene`` with their pixels offset by ``origin``,
+        each by its type (:data:`_LEGEND_DRAW`)."""
+        for p in scene:
+            _LEGEND_DRAW[type(p)](self, surface, origin, p)
+
+    # -- the legend's primitives (pixels from ``origin``) ---------------------------
+    def _draw_box(self, surface: pygame.Surface, o: tuple[int, int], p: Box) -> None:
+        rect = pygame.Rect(o[0] + p.x, o[1] + p.y, p.w, p.h)
+        if p.width:
+            pygame.draw.rect(surface, self.colours[p.role], rect, p.width)
+        else:
+            surface.fill(self.colours[p.role], rect)
+
+    def _draw_tile(self, surface: pygame.Surface, o: tuple[int, int], p: Tile) -> None:
+        tile = self.ghost("P", p.side) if p.kind == "ghost" else self._tile(p.kind, p.side)
+        surface.blit(tile, (o[0] + p.x, o[1] + p.y), (0, 0, p.w, p.h))
+
+    def _draw_stroke(self, surface: pygame.Surface, o: tuple[int, int], p: Stroke) -> None:
+        pygame.draw.line(surface, self.colours[p.role], (o[0] + p.x0, o[1] + p.y0),
+                         (o[0] + p.x1, o[1] + p.y1), p.width)
+
+    def _draw_mark(self, surface: pygame.Surface, o: tuple[int, int], p: Mark) -> None:
+        if p.kind in BADGE_OK:
+            img = self._badge(p.letter, BADGE_OK[p.kind], p.side)
+        else:
+            img = self.kingmap_letter(p.letter, self.colours[p.kind], p.side)
+        surface.blit(img, img.get_rect(center=(o[0] + p.cx, o[1] + p.cy)))
+
+    def _draw_pointer(self, surface: pygame.Surface, o: tuple[int, int], p: Pointer) -> None:
+        self.arrow_swatch(surface, pygame.Rect(o[0] + p.x, o[1] + p.y, p.w, p.h),
+                          self.colours[p.role], p.style)
+
+    def _draw_text(self, surface: pygame.Surface, o: tuple[int, int], p: Text) -> None:
+        img = self.fonts.get(p.px, p.style).render(p.text, True, self.colours[p.role])
+        surface.blit(img, (o[0] + p.x, o[1] + p.y))
 
     def arrow_swatch(self, surface: pygame.Surface, swatch: pygame.Rect, colour: RGB,
                      style: str) -> None:
@@ -864,6 +850,19 @@ _DRAW: dict[type, Callable[[Painter, _At, Any], None]] = {
     Dot: Painter._draw_dot, Tag: Painter._draw_tag, Piece: Painter._draw_piece,
     Badge: Painter._draw_badge, LetterBox: Painter._draw_letter_box, Arrow: Painter._draw_arrow,
 }
+
+
+#: how :class:`Painter` draws each legend primitive type (pixels from an origin)
+_LEGEND_DRAW: dict[type, Callable[[Painter, pygame.Surface, tuple[int, int], Any], None]] = {
+    Box: Painter._draw_box, Tile: Painter._draw_tile, Stroke: Painter._draw_stroke,
+    Mark: Painter._draw_mark, Pointer: Painter._draw_pointer, Text: Painter._draw_text,
+}
+
+
+def render_legend_types() -> frozenset[type]:
+    """The legend primitive types :class:`Painter` draws (every one of
+    :data:`viewer.scene.LEGEND_PRIMITIVES`)."""
+    return frozenset(_LEGEND_DRAW)
 
 
 def render_scene_types() -> frozenset[type]:

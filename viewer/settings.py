@@ -64,6 +64,7 @@ class Settings:
     export_legend: bool = True
     export_explanation: bool = True
     export_theme: str = "light"  # the pictures' colours: light (print) or dark
+    theme: str = "dark"  # the window's colours: dark or light
 
 
 #: the window sizes a settings file may ask for (larger ones are clamped to the screen)
@@ -218,6 +219,7 @@ def _apply(base: Settings, data: dict[str, Any]) -> list[str]:
     checks = {"speed": 0 < base.speed < 1000, "search_seconds": 0.05 <= base.search_seconds <= 60,
               "export_size": 64 <= base.export_size <= 4096, "fen": _is_fen(base.fen),
               "export_theme": base.export_theme in ("light", "dark"),
+              "theme": base.theme in ("light", "dark"),
               "method": base.method in logic.METHODS,
               "side": base.side in ("white", "black"),
               "tool": len(base.tool) == 1 and base.tool in TOOL_LETTERS,

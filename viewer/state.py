@@ -382,4 +382,5 @@ class ViewerState:
                        height=size[1], search=o.search_on, search_seconds=o.search_seconds,
                        export_size=x.size, export_overlays=x.overlays,
                        export_banner=x.banner, export_legend=x.legend,
-                       export_explanation=x.explanation, export_theme=x.theme)
+                       export_explanation=x.explanation, export_theme=x.theme,
+                       theme=o.theme)

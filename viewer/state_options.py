@@ -46,6 +46,12 @@ class ExportOptions:
     explanation: bool = True
     #: the colours of the picture: ``"light"`` (black on white, for print) or ``"dark"``
     theme: str = "light"
+    #: whether the texts give the exact prover's run (structures solved, seconds): they
+    #: change from run to run, so a figure leaves them out unless asked
+    stats: bool = False
+    #: an SVG's text: ``"paths"`` (glyph outlines: the same in every renderer) or
+    #: ``"fonts"`` (text in the embedded subsets of its fonts: for editing)
+    svg_text: str = "paths"
 
 
 #: the export options of a fresh installation
@@ -69,6 +75,8 @@ class Options:
                                     banner=s.export_banner, legend=s.export_legend,
                                     explanation=s.export_explanation,
                                     theme=s.export_theme)
+        #: the window's colours (a key of :data:`viewer.theme.THEMES`)
+        self.theme = s.theme if s.theme in ("light", "dark") else "dark"
         self.show_help = False
         self.projector = False
         #: the panes the dock shows, per number of slots
@@ -77,6 +85,10 @@ class Options:
 
     def toggle_flip(self) -> None:
         self.flipped = not self.flipped
+
+    def toggle_theme(self) -> None:
+        """The window's colours: dark <-> light."""
+        self.theme = "light" if self.theme == "dark" else "dark"
 
     def toggle_help(self) -> None:
         self.show_help = not self.show_help

@@ -1,10 +1,20 @@
 """SVG export for print: the board's scene (:func:`viewer.scene.board_scene`, the
 primitives the PNG draws) translated primitive by primitive (:data:`_DRAW`): the squares,
-the project's own pieces, the coordinates on the PNG's two sides, the overlays as SVG
-patterns (hatches, cross-hatch, dots, plus and minus signs) and shapes (frames, rings,
-lines, badges, letter boxes, the move's arrow); then the banner, the explanation and the
-legend as text laid out by the same fitting as the PNG (:func:`viewer.textfit.fit`, so
-lines break at the same words).
+the project's own pieces, the coordinates on the PNG's two sides, the overlays' textures
+as plain shapes drawn as the PNG's tiles draw them (hatch lines, dots, plus and minus
+signs, frames, rings: no SVG patterns, which some renderers paint black), badges, letter
+boxes and the move's arrow; then the banner, the explanation and the legend
+(:func:`viewer.scene.legend_scene`) laid out by the same fitting as the PNG
+(:func:`viewer.textfit.fit`, so lines break at the same words).
+
+The document is self-contained and looks the same in every renderer: its text is drawn
+in the PNG's own fonts (Noto Sans, Fira Code, pygame's FreeSans), character by
+character where the PNG draws it.  ``ExportOptions.svg_text`` says how: ``"paths"`` (the
+default) draws each character as its glyph's outline (:mod:`viewer.glyphs`; one
+``<path>`` per glyph in ``<defs>``, placed by ``<use>``) under an invisible copy of the
+text that keeps it searchable and selectable; ``"fonts"`` writes real ``<text>`` with
+the subsets of the fonts it uses embedded as ``@font-face`` (base64 TrueType: for
+editing; renderers without web fonts, such as CairoSVG and librsvg, substitute a font).
 
 The document is one ``<svg>`` of ``size`` pixels' width in pixel units; the board is
 laid out as the PNG lays it out (:func:`viewer.render.board_geometry`), each primitive a
@@ -15,8 +25,12 @@ to its pixel box.  This module imports :mod:`viewer.render` and :mod:`viewer.sce
 
 from __future__ import annotations
 
+import base64
 import copy
 import functools
+import itertools
+import math
+import os
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -26,41 +40,52 @@ import chess
 import pygame
 
 from logic.assets import asset_path
+from viewer.glyphs import outline, subset_ttf
 from viewer.overlay import EMPTY, Overlay
 from viewer.render import (
+    BADGE_OK,
     BANNER_ICONS,
     banner_height,
     banner_icon_radius,
     banner_roles,
     board_geometry,
     frame_px,
-    swatch_width,
 )
 from viewer.scene import (
     Arrow,
     Badge,
+    Box,
     Checker,
     Coord,
     Dot,
     Fill,
     Hatch,
+    LegendPlan,
+    LegendPrimitive,
     LetterBox,
     Line,
+    Mark,
     Outline,
     Piece,
+    Pointer,
     Primitive,
+    Stroke,
     Tag,
+    Text,
+    Tile,
     board_scene,
+    legend_scene,
 )
 from viewer.state import DEFAULT_OPTIONS, ExportOptions
-from viewer.textfit import Fonts
+from viewer.textfit import Fonts, font_file
 from viewer.theme import RGB, Block, LegendItem, Role
 
 if TYPE_CHECKING:
     from viewer.frame import Frame
     from viewer.render import Painter
 
-__all__ = ["frame_svg", "board_svg", "scene_svg", "board_square_box", "svg_scene_types"]
+__all__ = ["frame_svg", "board_svg", "scene_svg", "board_square_box", "svg_scene_types",
+           "svg_legend_types", "legend_svg"]
 
 SVG_NS, XLINK_NS = "http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"
 ET.register_namespace("", SVG_NS)
@@ -93,55 +118,219 @@ def _el(parent: ET.Element, tag: str, **attrs: Any) -> ET.Element:
                          {k.rstrip("_").replace("_", "-"): str(v) for k, v in attrs.items()})
 
 
-def _patterns(defs: ET.Element, c: dict[str, RGB], k: float) -> None:
-    """The overlay patterns, one per texture the PNG's tiles draw, scaled by ``k``
-    (``k`` 1: squares of 45 pixels)."""
-    def pattern(pid: str, w: float, rotate: float = 0) -> ET.Element:
-        return _el(defs, "pattern", id=pid, patternUnits="userSpaceOnUse", width=w * k,
-                   height=w * k, patternTransform=f"rotate({rotate})")
+class _Doc:
+    """What one document's parts share: its ``<defs>`` (each glyph's outline once), the
+    text mode (``paths`` or ``fonts``), the characters each font file draws (for the
+    embedded subsets) and the numbering of clip paths."""
 
-    p = pattern("pf-hatch", 7.5, -45)
-    _el(p, "line", x1=0, y1=0, x2=0, y2=7.5 * k, stroke=_hex(c["marked"]), stroke_width=2.2 * k,
-        stroke_opacity=0.9)
-    p = pattern("pf-fence", 11, 45)
-    _el(p, "rect", width=11 * k, height=11 * k, fill=_hex(c["fence"]), fill_opacity=0.24)
-    _el(p, "line", x1=0, y1=0, x2=0, y2=11 * k, stroke=_hex(c["fence"]), stroke_width=1.6 * k,
-        stroke_opacity=0.78)
-    p = pattern("pf-dots", 9)
-    _el(p, "rect", width=9 * k, height=9 * k, fill=_hex(c["below"]), fill_opacity=0.27)
-    _el(p, "circle", cx=4.5 * k, cy=4.5 * k, r=1.3 * k, fill=_hex(c["below"]),
-        fill_opacity=0.86)
-    for role in ("kingmap_holds", "kingmap_breaks"):  # the exact prover's king map
-        p = pattern(f"pf-{role}", 7.5)
-        _el(p, "rect", width=7.5 * k, height=7.5 * k, fill=_hex(c[role]), fill_opacity=0.22)
-        _el(p, "line", x1=0, y1=3.75 * k, x2=7.5 * k, y2=3.75 * k, stroke=_hex(c[role]),
-            stroke_width=1.6 * k)
-    for pid, plus in (("pf-joined", True), ("pf-left", False)):
-        p = pattern(pid, 15)
-        d = f"M{3.5 * k:.2f} {7.5 * k:.2f} H{11.5 * k:.2f}" + (
-            f" M{7.5 * k:.2f} {3.5 * k:.2f} V{11.5 * k:.2f}" if plus else "")
-        _el(p, "path", d=d, stroke="#000", stroke_width=4 * k)
-        _el(p, "path", d=d, stroke=_hex(c["fence"]), stroke_width=2.2 * k)
+    def __init__(self, defs: ET.Element, text: str = "paths") -> None:
+        self.defs, self.text = defs, text
+        self._glyphs: dict[tuple[str, str], tuple[str, float] | None] = {}
+        self.chars: dict[str, set[str]] = {}
+        self.ids = itertools.count()
+
+    def glyph(self, path: str, char: str) -> tuple[str, int] | None:
+        """The id of ``char``'s outline from font file ``path`` in ``<defs>`` (added on
+        first use) and the font's units per em; None without a glyph or ink."""
+        key = (path, char)
+        if key not in self._glyphs:
+            got = outline(path, char)
+            if got is None or not got.d:
+                self._glyphs[key] = None
+            else:
+                # named by font and character: the same id is the same glyph in any
+                # document (SVGs inlined side by side in one page share ids)
+                gid = f"pf-glyph-{_stem(path)}-{ord(char):x}"
+                _el(self.defs, "path", id=gid, d=got.d)
+                self._glyphs[key] = (gid, got.upm)
+        return self._glyphs[key]  # type: ignore[return-value]
+
+    def finish(self) -> None:
+        """In ``fonts`` mode: the ``@font-face`` rules of the fonts used, each the subset
+        of the characters drawn, base64 TrueType in a ``<style>``."""
+        if self.text != "fonts" or not self.chars:
+            return
+        rules = []
+        for path, chars in sorted(self.chars.items()):
+            data = base64.b64encode(subset_ttf(path, "".join(sorted(chars)))).decode()
+            rules.append(f"@font-face {{ font-family: '{_family(path)}'; "
+                         f"src: url(data:font/ttf;base64,{data}) format('truetype'); }}")
+        _el(self.defs, "style", type="text/css").text = "\n".join(rules)
+
+
+def _stem(path: str) -> str:
+    """A font file's name without its folder and suffix ("NotoSans-Bold")."""
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def _family(path: str) -> str:
+    """The family name an embedded font is declared under (one per file)."""
+    return "pawnfence-" + _stem(path)
 
 
 class _At(NamedTuple):
-    """Where a scene is drawn: the group, the colours and the board's geometry (as
-    :func:`viewer.render.board_geometry` lays it out); board units to pixels."""
+    """Where a scene is drawn: the group, the colours, the document and the board's
+    geometry (as :func:`viewer.render.board_geometry` lays it out); board units to
+    pixels, rounded down as the PNG rounds them."""
 
     g: ET.Element
     c: dict[str, RGB]
+    doc: _Doc
     left: int
     top: int
     sq: int
 
-    def x(self, u: Fraction) -> float:
-        return self.left + float(u) * self.sq
+    def x(self, u: Fraction) -> int:
+        return self.left + math.floor(u * self.sq)
 
-    def y(self, u: Fraction) -> float:
-        return self.top + float(u) * self.sq
+    def y(self, u: Fraction) -> int:
+        return self.top + math.floor(u * self.sq)
 
     def corner(self, col: int, row: int) -> tuple[int, int]:
         return self.left + col * self.sq, self.top + row * self.sq
+
+
+# -- textures: what the PNG's tiles draw, as plain shapes ----------------------------
+def _alpha(a: int) -> str:
+    return f"{a / 255:.3f}"
+
+
+def _clipped(x0: float, y0: float, x1: float, y1: float,
+             side: float) -> tuple[float, float, float, float] | None:
+    """The part of the segment inside the square ``[0, side]``² (Liang-Barsky)."""
+    t0, t1, dx, dy = 0.0, 1.0, x1 - x0, y1 - y0
+    for p, q in ((-dx, x0), (dx, side - x0), (-dy, y0), (dy, side - y0)):
+        if p == 0:
+            if q < 0:
+                return None
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+    if t0 > t1:
+        return None
+    return x0 + t0 * dx, y0 + t0 * dy, x0 + t1 * dx, y0 + t1 * dy
+
+
+def _lines(g: ET.Element, x: float, y: float, side: int,
+           segments: list[tuple[float, float, float, float]], colour: str, width: float,
+           opacity: str = "1") -> None:
+    """Segments (square-relative, cut to the square) as one path."""
+    d = []
+    for seg in segments:
+        cut = _clipped(*seg, side)
+        if cut is not None:
+            a, b, c, e = cut
+            d.append(f"M{x + a:.2f} {y + b:.2f}L{x + c:.2f} {y + e:.2f}")
+    if d:
+        _el(g, "path", d="".join(d), stroke=colour, stroke_width=width, stroke_opacity=opacity,
+            fill="none")
+
+
+def _band(g: ET.Element, x: float, y: float, w: float, h: float, width: float, colour: str,
+          opacity: str = "1", **attrs: Any) -> None:
+    """The outline pygame draws of the rectangle ``(x, y, w, h)``: ``width`` pixels
+    inside it."""
+    _el(g, "rect", x=x + width / 2, y=y + width / 2, width=w - width, height=h - width,
+        fill="none", stroke=colour, stroke_width=width, stroke_opacity=opacity, **attrs)
+
+
+def _tint(g: ET.Element, x: float, y: float, side: int, colour: str, a: int) -> None:
+    _el(g, "rect", x=x, y=y, width=side, height=side, fill=colour, fill_opacity=_alpha(a))
+
+
+def _texture(g: ET.Element, c: dict[str, RGB], doc: _Doc, kind: str, x: float, y: float,
+             side: int) -> None:
+    """The texture ``kind`` on a square of ``side`` pixels at ``(x, y)``, as the PNG's
+    tile of that kind draws it (:class:`viewer.render.Painter`'s ``_tile_*``), in a
+    group ``data-texture`` names."""
+    g = _el(g, "g", data_texture=kind)
+    if kind == "hatch":  # marked: diagonal lines
+        w, step = max(1, side // 28) + 1, max(5, side // 6)
+        _lines(g, x, y, side, [(i, side, i + side, 0) for i in range(-side, side, step)],
+               _hex(c["marked"]), w, _alpha(230))
+    elif kind == "dots":
+        colour, step, r = _hex(c["below"]), max(6, side // 5), max(1, side // 36)
+        _tint(g, x, y, side, colour, 70)
+        d = "".join(f"M{x + cx - r} {y + cy}a{r} {r} 0 1 0 {2 * r} 0a{r} {r} 0 1 0 {-2 * r} 0"
+                    for cy in range(step // 2, side, step) for cx in range(step // 2, side, step))
+        _el(g, "path", d=d, fill=colour, fill_opacity=_alpha(220))
+    elif kind == "fence":
+        colour = _hex(c["fence"])
+        _tint(g, x, y, side, colour, 60)
+        w, step = max(1, side // 28), max(6, side // 4)
+        _lines(g, x, y, side, [(i, 0, i + side, side) for i in range(-side, side, step)],
+               colour, w, _alpha(200))
+        _band(g, x, y, side, side, max(2, side // 14), colour)
+    elif kind == "processed":
+        _tint(g, x, y, side, _hex(c["processed"]), 90)
+    elif kind.startswith("kingmap"):
+        colour = _hex(c[kind])
+        _tint(g, x, y, side, colour, 55)
+        w, step = max(1, side // 30) + 1, max(5, side // 6)
+        _lines(g, x, y, side, [(0, yy, side, yy) for yy in range(step // 2, side, step)],
+               colour, w, _alpha(235))
+        _band(g, x, y, side, side, max(1, side // 24), colour)
+    elif kind in ("joined", "left"):
+        _plus_minus(g, c, x, y, side, kind)
+    else:
+        _marks_texture(g, c, doc, kind, x, y, side)
+
+
+def _plus_minus(g: ET.Element, c: dict[str, RGB], x: float, y: float, side: int,
+                kind: str) -> None:
+    """Plus (joined) or minus (left) signs edged in black, and the frame: solid and
+    double (joined) or dashed (left)."""
+    colour = _hex(c["fence"])
+    step, arm, w = max(8, side // 3), max(3, side // 12), max(2, side // 22)
+    under, over = [], []
+    for cy in range(step // 2, side, step):
+        for cx in range(step // 2, side, step):
+            under.append((cx - arm - 1, cy, cx + arm + 1, cy))
+            over.append((cx - arm, cy, cx + arm, cy))
+            if kind == "joined":
+                under.append((cx, cy - arm - 1, cx, cy + arm + 1))
+                over.append((cx, cy - arm, cx, cy + arm))
+    _lines(g, x, y, side, under, "#000", w + 2)
+    _lines(g, x, y, side, over, colour, w)
+    fw = max(2, side // 16)
+    if kind == "joined":
+        _band(g, x, y, side, side, fw, colour)
+        _band(g, x + fw, y + fw, side - 2 * fw, side - 2 * fw, 1, "#000")
+    else:
+        dash = max(4, side // 8)
+        segments = []
+        for i in range(0, side, 2 * dash):
+            segments += [(i, 0, i + dash, 0), (i, side - 1, i + dash, side - 1),
+                         (0, i, 0, i + dash), (side - 1, i, side - 1, i + dash)]
+        _lines(g, x, y, side, segments, colour, fw)
+
+
+def _marks_texture(g: ET.Element, c: dict[str, RGB], doc: _Doc, kind: str, x: float,
+                   y: float, side: int) -> None:
+    """The tiles with shapes rather than a texture: a key square, the king's squares,
+    a changed square, a removed pawn's rings."""
+    if kind == "key":  # a rounded frame and K
+        colour, m, w = _hex(c["kpk"]), side // 20, max(2, side // 20)
+        _el(g, "rect", x=x + m + w / 2, y=y + m + w / 2, width=side - 2 * m - w,
+            height=side - 2 * m - w, rx=side // 8, fill="none", stroke=colour, stroke_width=w)
+        _run(doc, g, "K", _face(max(12, side // 3), "plain"), x + side // 10 + 3,
+             y + side // 10 + 1, colour)
+    elif kind == "kingmask":
+        m = side // 16
+        _band(g, x + m, y + m, side - 2 * m, side - 2 * m, max(1, side // 28), _hex(c["ok"]),
+              _alpha(200))
+    elif kind == "changed":
+        w = max(3, side // 10)
+        _band(g, x, y, side, side, w, _hex(c["changed"]))
+        _band(g, x + w, y + w, side - 2 * w, side - 2 * w, 1, "#000")
+    elif kind == "fresh":
+        colour, w = _hex(c["removed"]), max(2, side // 18)
+        for r, width in ((side // 2 - w, w), (side // 3, max(1, w // 2))):
+            _el(g, "circle", cx=x + side // 2, cy=y + side // 2, r=r - width / 2, fill="none",
+                stroke=colour, stroke_width=width)
 
 
 def _checker(at: _At, p: Checker) -> None:
@@ -158,75 +347,27 @@ def _checker(at: _At, p: Checker) -> None:
 
 
 def _coord(at: _At, p: Coord) -> None:
-    px = max(12, at.sq // 4)
-    font = _plain(px)
+    face = _face(max(12, at.sq // 4), "plain")
+    w, h = face.font.size(p.text)
     x, y = at.x(p.x), at.y(p.y)
-    if p.side == "below":
-        attrs = {"x": f"{x:.1f}", "y": f"{y + 1 + font.get_ascent():.1f}", "text_anchor": "middle"}
-    else:
-        attrs = {"x": f"{x - 3:.1f}", "y": f"{y - font.get_height() / 2 + font.get_ascent():.1f}",
-                 "text_anchor": "end"}
-    t = _el(at.g, "text", font_size=px * PLAIN_SCALE, font_family=PLAIN, font_weight="bold",
-            fill=_hex(at.c["coord"]), **attrs)
-    t.text = p.text
+    left, top = (x - w // 2, y + 1) if p.side == "below" else (x - 3 - w, y - h // 2)
+    _run(at.doc, at.g, p.text, face, left, top, _hex(at.c["coord"]))
 
 
 def _fill(at: _At, p: Fill) -> None:
     x, y = at.corner(p.col, p.row)
-    _el(at.g, "rect", x=x, y=y, width=at.sq, height=at.sq, fill=_hex(at.c[p.role]),
-        fill_opacity=0.35)
+    _tint(at.g, x, y, at.sq, _hex(at.c[p.role]), 90)
 
 
 def _hatch(at: _At, p: Hatch) -> None:
-    """A texture and, as the PNG's tile has it, its frame (and K on a key square)."""
     x, y = at.corner(p.col, p.row)
-    sq, c, g = at.sq, at.c, at.g
-    if p.pattern != "key":
-        _el(g, "rect", x=x, y=y, width=sq, height=sq, fill=f"url(#pf-{p.pattern})")
-    if p.pattern == "fence":
-        w = max(2, sq // 14)
-        _frame(g, x, y, sq, w, _hex(c["fence"]))
-    elif p.pattern.startswith("kingmap"):
-        _frame(g, x, y, sq, max(1, sq // 24), _hex(c[p.pattern]))
-    elif p.pattern in ("joined", "left"):
-        w = max(2, sq // 16)
-        dash = {"stroke_dasharray": f"{max(4, sq // 8)} {max(4, sq // 8)}"} \
-            if p.pattern == "left" else {}
-        _frame(g, x, y, sq, w, _hex(c["fence"]), **dash)
-        if p.pattern == "joined":
-            _frame(g, x + w, y + w, sq - 2 * w, 1, "#000")
-    elif p.pattern == "key":
-        m = sq // 20
-        _el(g, "rect", x=x + m, y=y + m, width=sq - 2 * m, height=sq - 2 * m, rx=sq // 8,
-            fill="none", stroke=_hex(c["kpk"]), stroke_width=max(2, sq // 20))
-        t = _el(g, "text", x=x + sq // 10 + 3, y=y + sq // 10 + 1 + max(12, sq // 3) * 0.75,
-                font_size=max(12, sq // 3) * PLAIN_SCALE, font_family=PLAIN, font_weight="bold",
-                fill=_hex(c["kpk"]))
-        t.text = "K"
-
-
-def _frame(g: ET.Element, x: float, y: float, side: float, w: float, colour: str,
-           **attrs: Any) -> None:
-    """A frame of width ``w`` inside the square box at ``(x, y)``."""
-    _el(g, "rect", x=x + w / 2, y=y + w / 2, width=side - w, height=side - w, fill="none",
-        stroke=colour, stroke_width=w, **attrs)
+    _texture(at.g, at.c, at.doc, p.pattern, x, y, at.sq)
 
 
 def _outline(at: _At, p: Outline) -> None:
     x, y = at.corner(p.col, p.row)
-    sq, colour = at.sq, _hex(at.c[p.role])
-    if p.style == "inset":
-        w = max(1, sq // 28)
-        _frame(at.g, x + sq / 16, y + sq / 16, sq * 7 / 8, w, colour, stroke_opacity=0.78)
-    elif p.style == "double":
-        w = max(3, sq // 10)
-        _frame(at.g, x, y, sq, w, colour)
-        _frame(at.g, x + w, y + w, sq - 2 * w, 1, "#000")
-    else:  # rings
-        w = max(2, sq // 18)
-        for r, width in ((sq / 2 - w, w), (sq / 3, max(1, w // 2))):
-            _el(at.g, "circle", cx=x + sq / 2, cy=y + sq / 2, r=r - width / 2, fill="none",
-                stroke=colour, stroke_width=width)
+    kind = {"inset": "kingmask", "double": "changed", "rings": "fresh"}[p.style]
+    _texture(at.g, at.c, at.doc, kind, x, y, at.sq)
 
 
 def _line(at: _At, p: Line) -> None:
@@ -241,17 +382,15 @@ def _dot(at: _At, p: Dot) -> None:
 
 
 def _tag(at: _At, p: Tag) -> None:
-    px = max(13, at.sq // 4)
-    font = _plain(px)
-    w, h = font.size(p.text)[0] + 8, font.get_height() + 2
+    face = _face(max(13, at.sq // 4), "plain")
+    tw, th = face.font.size(p.text)
+    w, h = tw + 8, th + 2
     x, y = at.x(p.x), at.y(p.y)
-    bx, by = (x - w / 2, y - 2 - h) if p.place == "above" else \
+    bx, by = (x - w // 2, y - 2 - h) if p.place == "above" else \
         (x + 1, y + at.sq - (p.stack + 1) * h - 1)
-    _el(at.g, "rect", x=f"{bx:.1f}", y=f"{by:.1f}", width=w, height=h, rx=5,
+    _el(at.g, "rect", x=bx + 0.5, y=by + 0.5, width=w - 1, height=h - 1, rx=5,
         fill=_hex(at.c["structure"]), stroke="#000", stroke_width=1)
-    t = _el(at.g, "text", x=f"{bx + 4:.1f}", y=f"{by + 1 + font.get_ascent():.1f}",
-            font_size=px * PLAIN_SCALE, font_family=PLAIN, font_weight="bold", fill="#fff")
-    t.text = p.text
+    _run(at.doc, at.g, p.text, face, bx + 4, by + 1, "#fff")
 
 
 @functools.lru_cache(maxsize=16)
@@ -290,16 +429,16 @@ def _piece(at: _At, p: Piece) -> None:
                 stroke_dasharray=f"{dash} {dash}")
 
 
-def _badge_at(g: ET.Element, bx: float, by: float, side: int, letter: str, ok: bool | None,
-              c: dict[str, RGB]) -> float:
+def _badge_at(g: ET.Element, doc: _Doc, bx: float, by: float, side: int, letter: str,
+              ok: bool | None, c: dict[str, RGB]) -> float:
     """A pawn's badge for squares of ``side`` pixels with its box's top left at
     ``(bx, by)``, as :meth:`Painter._badge` draws it; returns the box's width."""
     d = max(14, side * 2 // 5)
     mark = max(7, d * 11 // 20)
-    cx, cy = bx + mark // 2 + d / 2, by + d / 2
+    cx, cy = bx + mark // 2 + d // 2, by + d // 2
     ink, sw = "#fff", max(1, d // 12)  # strokes inside the shape, as pygame draws them
     if ok is None:
-        _el(g, "rect", x=cx - d / 2 + sw / 2, y=cy - d / 2 + sw / 2, width=d - sw,
+        _el(g, "rect", x=bx + mark // 2 + sw / 2, y=by + sw / 2, width=d - sw,
             height=d - sw, rx=max(2, d // 5), fill=_hex(c["fixed"]), stroke="#000",
             stroke_width=sw)
     elif ok:
@@ -310,10 +449,7 @@ def _badge_at(g: ET.Element, bx: float, by: float, side: int, letter: str, ok: b
         _el(g, "circle", cx=cx, cy=cy, r=d / 2 - ring / 2, fill="#fff",
             stroke=_hex(c["breaks"]), stroke_width=ring)
         ink = _hex(c["breaks"])
-    t = _el(g, "text", x=f"{cx:.1f}", y=f"{cy + d * 0.3:.1f}",
-            font_size=int(d * 0.85) * PLAIN_SCALE, font_family=PLAIN, font_weight="bold",
-            text_anchor="middle", fill=ink)
-    t.text = letter
+    _run_centred(doc, g, letter, _face(int(d * 0.85), "plain"), cx, cy + 1, ink)
     if ok is not None:
         m = mark
         mx, my = bx, by + d - m // 2
@@ -338,19 +474,31 @@ def _badge_width(side: int) -> int:
 
 def _badge(at: _At, p: Badge) -> None:
     x, y = at.corner(p.col, p.row)
-    _badge_at(at.g, x + at.sq - _badge_width(at.sq) - 1, y + 1, at.sq, p.letter, p.ok, at.c)
+    _badge_at(at.g, at.doc, x + at.sq - _badge_width(at.sq) - 1, y + 1, at.sq, p.letter, p.ok,
+              at.c)
+
+
+def _letter_box_side(side: int) -> int:
+    """The side of a king map's letter box on squares of ``side`` pixels."""
+    return max(11, side * 3 // 10)
+
+
+def _letter_box_at(g: ET.Element, doc: _Doc, bx: float, by: float, d: int, letter: str,
+                   colour: str) -> None:
+    """A letter in a ``d``-pixel box of ``colour`` with a black frame, its top left at
+    ``(bx, by)``, as :meth:`Painter.kingmap_letter` draws it."""
+    sw = max(1, d // 12)
+    _el(g, "rect", x=bx + sw / 2, y=by + sw / 2, width=d - sw, height=d - sw,
+        rx=max(2, d // 5), fill=colour, stroke="#000", stroke_width=sw)
+    _run_centred(doc, g, letter, _face(max(8, d * 3 // 4), "bold"), bx + d // 2, by + d // 2,
+                 "#fff")
 
 
 def _letter_box(at: _At, p: LetterBox) -> None:
     x, y = at.corner(p.col, p.row)
-    d, inset = max(11, at.sq * 3 // 10), max(2, at.sq // 14)
-    bx, by = x + inset, y + at.sq - d - inset
-    sw = max(1, d // 12)
-    _el(at.g, "rect", x=bx + sw / 2, y=by + sw / 2, width=d - sw, height=d - sw,
-        rx=max(2, d // 5), fill=_hex(at.c[p.role]), stroke="#000", stroke_width=sw)
-    t = _el(at.g, "text", x=bx + d / 2, y=f"{by + d * 0.78:.1f}", font_size=max(8, d * 3 // 4),
-            font_family=FONT, font_weight="bold", text_anchor="middle", fill="#fff")
-    t.text = p.letter
+    d, inset = _letter_box_side(at.sq), max(2, at.sq // 14)
+    _letter_box_at(at.g, at.doc, x + inset, y + at.sq - d - inset, d, p.letter,
+                   _hex(at.c[p.role]))
 
 
 def _arrow(at: _At, p: Arrow) -> None:
@@ -370,14 +518,14 @@ def _arrow(at: _At, p: Arrow) -> None:
     _el(g, "path", d=f"M{x1:.1f} {y1:.1f} L{bx + px:.1f} {by + py:.1f} "
         f"L{bx - px:.1f} {by - py:.1f} Z", fill=colour, stroke="#000", stroke_width=2)
     if p.label:
-        lpx = max(11, sq // 4)
-        xs = _advances(p.label, lpx, "bold")
-        h, w = _font(lpx, "bold").get_height() + 2, xs[-1] + 10
-        lx, ly = x0 - w / 2, y0 + sq / 2 - 2 - h
-        _el(g, "rect", x=f"{lx:.1f}", y=f"{ly:.1f}", width=w, height=h, rx=5, fill=colour,
+        face = _face(max(11, sq // 4), "bold")
+        tw, th = face.font.size(p.label)
+        w, h = tw + 10, th + 2
+        lx = min(max(round(x0) - w // 2, at.left - sq), at.left - sq + 9 * sq + 2 - w)
+        ly = round(y0 + sq / 2) - 2 - h
+        _el(g, "rect", x=lx + 1, y=ly + 1, width=w - 2, height=h - 2, rx=5, fill=colour,
             stroke="#000", stroke_width=2)
-        _placed(g, p.label, lx + 5, ly + 1 + _font(lpx, "bold").get_ascent(), lpx, xs, "#fff",
-                "bold")
+        _run(at.doc, g, p.label, face, lx + 5, ly + 1, "#fff")
 
 
 #: how the SVG draws each primitive type
@@ -394,27 +542,31 @@ def svg_scene_types() -> frozenset[type]:
 
 
 def scene_svg(parent: ET.Element, scene: Sequence[Primitive], colours: dict[str, RGB],
-              size: int, top: int = 0) -> ET.Element:
+              size: int, top: int = 0, doc: _Doc | None = None) -> ET.Element:
     """The primitives of ``scene`` as a group of ``parent``, on a board of ``size`` pixels
     drawn at ``top`` where the PNG draws it; each primitive is one element or a few
-    (``data-kind`` names its type)."""
+    (``data-kind`` names its type).  ``doc``: the document's shared parts (by default
+    a ``<defs>`` of ``parent``'s own, text as outlines)."""
+    if doc is None:
+        doc = _Doc(_el(parent, "defs"))
     left, top_, sq = board_geometry(pygame.Rect(0, top, size, size))
     board = _el(parent, "g", id="pawnfence-board")
     for p in scene:
         g = _el(board, "g", data_kind=type(p).__name__)
-        _DRAW[type(p)](_At(g, colours, left, top_, sq), p)
+        _DRAW[type(p)](_At(g, colours, doc, left, top_, sq), p)
     return board
 
 
 def board_svg(board: chess.Board, overlay: Overlay, colours: dict[str, RGB],
-              flipped: bool = False, size: int = 400) -> ET.Element:
+              flipped: bool = False, size: int = 400, text: str = "paths") -> ET.Element:
     """A stand-alone ``<svg>`` of ``size`` pixels: the board, pieces and coordinates with
-    ``overlay`` (:func:`viewer.scene.board_scene`)."""
+    ``overlay`` (:func:`viewer.scene.board_scene`); ``text`` as in :func:`frame_svg`."""
     root = ET.Element(f"{{{SVG_NS}}}svg", {"version": "1.1", "width": str(size),
                                             "height": str(size),
                                             "viewBox": f"0 0 {size} {size}"})
-    _patterns(_el(root, "defs"), colours, board_geometry(pygame.Rect(0, 0, size, size))[2] / 45)
-    scene_svg(root, board_scene(board, overlay, flipped=flipped), colours, size)
+    doc = _Doc(_el(root, "defs"), text)
+    scene_svg(root, board_scene(board, overlay, flipped=flipped), colours, size, doc=doc)
+    doc.finish()
     return root
 
 
@@ -431,15 +583,14 @@ def _plain(px: int) -> pygame.font.Font:
     return f
 
 
-def _text(parent: ET.Element, painter: Painter, blocks: list[Block], roles: dict[str, Role],
-          x: float, y: float, width: int) -> int:
+def _text(doc: _Doc, parent: ET.Element, painter: Painter, blocks: list[Block],
+          roles: dict[str, Role], x: float, y: float, width: int) -> int:
     """The blocks wrapped as the PNG wraps them; returns the height used."""
     fitted = painter.fit_text(blocks, width, 100_000, roles)
     for line in fitted.lines:
         if line.text:
-            font = painter.fonts.get(line.px, line.style)
-            _words(parent, line.text, x + line.x, y + line.y + font.get_ascent(), line.px,
-                   painter.colours[line.colour], line.style)
+            _run(doc, parent, line.text, _face(line.px, line.style), x + line.x, y + line.y,
+                 _hex(painter.colours[line.colour]))
     return fitted.height
 
 
@@ -452,14 +603,43 @@ def _font(px: int, style: str) -> pygame.font.Font:
     return _FONTS[0].get(px, style)
 
 
-def _advances(text: str, px: float, style: str = "regular") -> list[float]:
+class _Face(NamedTuple):
+    """A font as the PNG draws it: the pygame ``font`` (metrics, pen positions), its
+    TrueType file (None: not found, the text stays text), its pixels per em and its
+    CSS family, weight and style."""
+
+    font: pygame.font.Font
+    path: str | None
+    em: int
+    family: str
+    weight: str
+    slant: str
+
+
+_FACES: dict[tuple[int, str], _Face] = {}
+
+
+def _face(px: int, style: str) -> _Face:
+    """The face the PNG draws ``style`` (regular, bold, italic, mono; ``plain``: pygame's
+    default font, the coordinates', tags' and badges') with at ``px`` pixels."""
+    key = (px, style)
+    face = _FACES.get(key)
+    if face is None:
+        if style == "plain":  # pygame sizes its default font at 0.6875 of the size asked
+            face = _Face(_plain(px), font_file("plain"), max(1, int(px * PLAIN_SCALE)),
+                         PLAIN, "bold", "normal")
+        else:
+            face = _Face(_font(px, style), font_file(style), px,
+                         MONO if style == "mono" else FONT,
+                         "bold" if style == "bold" else "normal",
+                         "italic" if style == "italic" else "normal")
+        _FACES[key] = face
+    return face
+
+
+def _pens(font: pygame.font.Font, text: str) -> list[float]:
     """Where each character of ``text`` starts, and (last) where the text ends, in
-    pixels from its start, in the font the PNG draws ``style`` with at ``px`` pixels
-    (an integer size is measured as is, so hinting matches the PNG; another is scaled
-    from 100 pixels)."""
-    size = px if float(px).is_integer() else 100
-    font = _font(int(size), style)
-    k = px / size
+    pixels from its start, as ``font`` draws the line."""
     # the pen position before character i as the PNG draws the line: the width of
     # text[:i] runs to its last glyph's ink (an "f" overhangs its advance), so it is
     # measured followed by a sentinel; a first glyph reaching left of its origin (minx
@@ -470,125 +650,181 @@ def _advances(text: str, px: float, style: str = "regular") -> list[float]:
     first = font.metrics(text[0])[0]
     pens = [-min(0, first[0]) if first else 0]
     pens += [font.size(text[:i] + "x")[0] - sentinel for i in range(1, len(text))]
-    return [p * k for p in pens] + [font.size(text)[0] * k]
+    return [float(p) for p in pens] + [float(font.size(text)[0])]
 
 
-def _placed(parent: ET.Element, text: str, x: float, y: float, px: float,
-            xs: list[float], fill: str, style: str = "regular") -> None:
-    """``text`` with each character at ``x + xs[i]`` (SVG's list of x positions, which
-    every renderer honours, CairoSVG too): whatever font the reader substitutes, the
-    characters stand where the PNG draws them and the line ends where the PNG's does."""
-    t = _el(parent, "text", x=" ".join(f"{x + d:.1f}" for d in xs[:len(text)]), y=f"{y:.1f}",
-            font_size=f"{px:g}", font_family=MONO if style == "mono" else FONT, fill=fill,
-            font_weight="bold" if style == "bold" else "normal",
-            font_style="italic" if style == "italic" else "normal")
+def _advances(text: str, px: float, style: str = "regular") -> list[float]:
+    """:func:`_pens` of ``text`` in the font the PNG draws ``style`` with at ``px``
+    pixels (an integer size is measured as is, so hinting matches the PNG; another is
+    scaled from 100 pixels)."""
+    size = px if float(px).is_integer() else 100
+    k = px / size
+    return [p * k for p in _pens(_font(int(size), style), text)]
+
+
+def _run(doc: _Doc, parent: ET.Element, text: str, face: _Face, left: float, top: float,
+         fill: str) -> None:
+    """``text`` in ``face`` with its line box's top left at ``(left, top)`` (where the PNG
+    blits it), each character at its pen position: as glyph outlines under an invisible
+    copy of the text (``paths``), or as text in the embedded font (``fonts``)."""
+    baseline = top + face.font.get_ascent()
+    xs = _pens(face.font, text)
+    if doc.text == "paths" and face.path is not None:
+        g = _el(parent, "g", fill=fill)
+        for ch, dx in zip(text, xs, strict=False):
+            got = doc.glyph(face.path, ch)
+            if got is not None:
+                k = face.em / got[1]
+                _el(g, "use", **{f"{{{XLINK_NS}}}href": f"#{got[0]}"},
+                    transform=f"translate({left + dx:.2f} {baseline:.2f}) "
+                              f"scale({k:.6g} {-k:.6g})")
+        _text_element(parent, text, face, left, baseline, xs, fill, face.family, "0")
+        return
+    family = face.family
+    if doc.text == "fonts" and face.path is not None:
+        doc.chars.setdefault(face.path, set()).update(text)
+        family = f"{_family(face.path)}, {family}"
+    _text_element(parent, text, face, left, baseline, xs, fill, family, "1")
+
+
+def _text_element(parent: ET.Element, text: str, face: _Face, left: float, baseline: float,
+                  xs: list[float], fill: str, family: str, opacity: str) -> None:
+    """A ``<text>`` with each character at ``left + xs[i]`` (SVG's list of x positions,
+    which most renderers honour)."""
+    t = _el(parent, "text", x=" ".join(f"{left + d:.1f}" for d in xs[:len(text)]),
+            y=f"{baseline:.1f}", font_size=face.em, font_family=family, fill=fill,
+            font_weight=face.weight, font_style=face.slant)
+    if opacity != "1":
+        t.set("fill-opacity", opacity)
     t.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")
     t.text = text
 
 
-def _words(parent: ET.Element, text: str, x: float, y: float, px: int, colour: RGB,
-           style: str = "regular") -> None:
-    """A line of text in ``style`` placed character by character where the PNG draws it."""
-    _placed(parent, text, x, y, px, _advances(text, px, style), _hex(colour), style)
+def _run_centred(doc: _Doc, parent: ET.Element, text: str, face: _Face, cx: float, cy: float,
+                 fill: str) -> None:
+    """``text`` centred on ``(cx, cy)`` as a pygame ``Rect``'s centre places it."""
+    w, h = face.font.size(text)
+    _run(doc, parent, text, face, cx - w // 2, cy - h // 2, fill)
 
 
-def _legend(parent: ET.Element, painter: Painter, items: tuple[LegendItem, ...], px: int,
-            x: float, y: float, width: int) -> int:
-    """The legend as the PNG lays it out (:meth:`Painter.legend_plan`): a swatch and the
-    words of each item."""
+def _legend(doc: _Doc, parent: ET.Element, painter: Painter, items: tuple[LegendItem, ...],
+            px: int, x: float, y: float, width: int) -> int:
+    """The legend as the PNG lays it out (:meth:`Painter.legend_plan`) and draws it (the
+    primitives of :func:`viewer.scene.legend_scene`); returns its height."""
     size_px, cols, labels, height, _fits = painter.legend_plan((width, 100_000), items, px,
                                                                False)
-    font = painter.fonts.get(size_px)
-    line = font.get_linesize()
-    col_w, sw = width // cols, size_px + 6
-    c = painter.colours
-    top = y
-    for r0 in range(0, len(items), cols):
-        row_h = sw
-        for i in range(r0, min(r0 + cols, len(items))):
-            cx = x + (i - r0) * col_w
-            w = swatch_width(items[i], sw)
-            _swatch(parent, items[i], cx, y + 1, w, sw - 2, c)
-            for k, words in enumerate(labels[i]):
-                _words(parent, words, cx + w + 8, y + k * line + font.get_ascent(), size_px,
-                       c["text"])
-            row_h = max(row_h, len(labels[i]) * line)
-        y += row_h + 4
-    return max(height, int(y - top))
+    plan = LegendPlan(px=size_px, columns=cols, width=width,
+                      labels=tuple(tuple(lb) for lb in labels),
+                      line=painter.fonts.get(size_px).get_linesize())
+    scene, used = legend_scene(items, plan, painter.measure)
+    legend_svg(_el(parent, "g", id="legend"), scene, painter.colours, (x, y), doc)
+    return max(height, used)
 
 
-def _swatch(g: ET.Element, item: LegendItem, x: float, y: float, w: float, h: float,
-            c: dict[str, RGB]) -> None:
-    """One legend swatch, drawn as the board draws the item."""
-    style, colour = item.style, _hex(c.get(item.colour, c["text"]))
-    fills = {"hatch": "url(#pf-hatch)", "fence": "url(#pf-fence)", "dots": "url(#pf-dots)"}
-    if style in ("fixed", "holds", "breaks"):
-        ok = {"fixed": None, "holds": True, "breaks": False}[style]
-        side = int(w) * 5 // 2  # as the PNG: the board's badge for squares of 5/2 swatches
-        bw = _badge_width(side)
-        _badge_at(g, x + w / 2 - bw / 2, y + h / 2 - bw / 2, side, item.letter, ok, c)
-        return
-    if style == "kingmap":
-        _el(g, "rect", x=x, y=y, width=w, height=h, fill=_hex(c["square_light"]))
-        _el(g, "rect", x=x, y=y, width=w, height=h, fill=f"url(#pf-{item.colour})",
-            stroke=colour, stroke_width=1.5)
-        t = _el(g, "text", x=x + w / 2, y=y + h * 0.8, font_size=h * 0.75, font_family=FONT,
-                font_weight="bold", text_anchor="middle", fill="#000")
-        t.text = item.letter
-        return
-    if style == "ghost":
-        _el(g, "rect", x=x, y=y, width=w, height=h, fill=_hex(c["square_light"]))
-        _el(g, "rect", x=x + 1.5, y=y + 1.5, width=w - 3, height=h - 3, fill="none",
-            stroke=colour, stroke_width=2, stroke_dasharray="3 3")
-        return
-    if style == "dfs":  # a square done (left half) and the path across, as on the board
-        _el(g, "rect", x=x, y=y, width=w, height=h, fill=_hex(c["square_light"]))
-        _el(g, "rect", x=x, y=y, width=w / 2, height=h, fill=_hex(c["processed"]),
-            fill_opacity=0.35)
-        _el(g, "path", d=f"M{x + 3:.1f} {y + h / 2:.1f} h{w - 6:.1f}", stroke=colour,
-            stroke_width=4.5)
-        return
-    if style == "move":
-        for stroke, width in (("#000", 6), (colour, 3)):
-            _el(g, "path", d=f"M{x:.1f} {y + h / 2:.1f} h{w - h / 2:.1f}", stroke=stroke,
-                stroke_width=width)
-        _el(g, "path", d=f"M{x + w:.1f} {y + h / 2:.1f} l{-h / 2:.1f} {-h / 2 + 1:.1f} "
-            f"v{h - 2:.1f} Z", fill=colour, stroke="#000", stroke_width=1)
-        return
-    if style == "letters":  # as large as fits the swatch, as the PNG draws it
-        px = max(8, int(h * 3 // 4))
-        while _advances(item.letter, px, "bold")[-1] > w and px > 8:
-            px -= 1
-        _placed(g, item.letter, x, y + h * 0.8, px, _advances(item.letter, px, "bold"),
-                colour, "bold")
-        return
-    if style in ("recompute", "arrows"):
-        parts = (("url(#pf-joined)", "url(#pf-left)", "none") if style == "recompute" else
-                 ("arrow_with", "arrow_without", "arrow_engine"))
-        for k, part in enumerate(parts):
-            bx = x + k * (h + 2)
-            if style == "recompute":
-                _el(g, "rect", x=bx, y=y, width=h, height=h, fill=_hex(c["square_light"]))
-                _el(g, "rect", x=bx, y=y, width=h, height=h, fill=part,
-                    stroke=_hex(c["fence"] if k < 2 else c["removed"]), stroke_width=1.5)
-            else:
-                _el(g, "path", d=f"M{bx:.1f} {y + h / 2:.1f} h{h:.1f}", stroke=_hex(c[part]),
-                    stroke_width=3, stroke_dasharray="3 2" if k == 1 else "none")
-        return
-    _el(g, "rect", x=x, y=y, width=w, height=h, fill=_hex(c["square_light"]))
-    if style in fills:
-        _el(g, "rect", x=x, y=y, width=w, height=h, fill=fills[style])
-    elif style in ("outline", "edge", "thin", "key"):
-        inset = 2 if style == "thin" else 1.5
-        _el(g, "rect", x=x + inset, y=y + inset, width=w - 2 * inset, height=h - 2 * inset,
-            fill="none", stroke=colour, stroke_width=2 if style == "thin" else 3)
-    elif style == "cross":
-        _el(g, "path", d=f"M{x:.1f} {y:.1f} l{w:.1f} {h:.1f} M{x + w:.1f} {y:.1f} "
-            f"l{-w:.1f} {h:.1f}", stroke=colour, stroke_width=3)
+class _Px(NamedTuple):
+    """Where legend primitives are drawn: the group, the colours, the document and the
+    origin their pixels count from."""
+
+    g: ET.Element
+    c: dict[str, RGB]
+    doc: _Doc
+    x: float
+    y: float
 
 
-def _banner(root: ET.Element, painter: Painter, frame: Frame, options: ExportOptions,
-            x: float, y: float, width: int) -> int:
+def _box(at: _Px, p: Box) -> None:
+    x, y, colour = at.x + p.x, at.y + p.y, _hex(at.c[p.role])
+    if p.width:  # inside the box, as pygame draws a rectangle's outline
+        _el(at.g, "rect", x=x + p.width / 2, y=y + p.width / 2, width=p.w - p.width,
+            height=p.h - p.width, fill="none", stroke=colour, stroke_width=p.width)
+    else:
+        _el(at.g, "rect", x=x, y=y, width=p.w, height=p.h, fill=colour)
+
+
+def _tile(at: _Px, p: Tile) -> None:
+    """A square's texture as the board draws it, cut to the box (a clip path)."""
+    x, y = at.x + p.x, at.y + p.y
+    cid = f"pf-clip-{next(at.doc.ids)}"
+    _el(_el(at.g, "clipPath", id=cid), "rect", x=x, y=y, width=p.w, height=p.h)
+    g = _el(at.g, "g", clip_path=f"url(#{cid})")
+    if p.kind == "ghost":
+        _piece(_At(g, at.c, at.doc, int(x), int(y), p.side),
+               Piece(col=0, row=0, symbol="P", ghost=True))
+    else:
+        _texture(g, at.c, at.doc, p.kind, x, y, p.side)
+
+
+def _stroke(at: _Px, p: Stroke) -> None:
+    _el(at.g, "path", d=f"M{at.x + p.x0:.1f} {at.y + p.y0:.1f} L{at.x + p.x1:.1f} "
+        f"{at.y + p.y1:.1f}", stroke=_hex(at.c[p.role]), stroke_width=p.width, fill="none")
+
+
+def _mark(at: _Px, p: Mark) -> None:
+    """A badge or a king map's letter box centred where the PNG centres it."""
+    cx, cy = at.x + p.cx, at.y + p.cy
+    if p.kind in BADGE_OK:
+        w = _badge_width(p.side)
+        _badge_at(at.g, at.doc, cx - w // 2, cy - w // 2, p.side, p.letter, BADGE_OK[p.kind],
+                  at.c)
+    else:
+        d = _letter_box_side(p.side)
+        _letter_box_at(at.g, at.doc, cx - d // 2, cy - d // 2, d, p.letter,
+                       _hex(at.c[p.kind]))
+
+
+def _pointer(at: _Px, p: Pointer) -> None:
+    """A short arrow as :meth:`Painter.arrow_swatch` draws it."""
+    x0, x1, y, h = at.x + p.x, at.x + p.x + p.w, at.y + p.y + p.h // 2, p.h
+    w, colour, g = max(2, h // 5), _hex(at.c[p.role]), at.g
+    shaft = f"M{x0:.1f} {y:.1f} H{x1 - h // 2:.1f}"
+    tip = f"M{x1:.1f} {y:.1f} L{x1 - h // 2:.1f} {y - h // 2 + 1:.1f} " \
+          f"L{x1 - h // 2:.1f} {y + h // 2 - 1:.1f} Z"
+    if p.style == "dashed":
+        _el(g, "path", d=shaft, stroke=colour, stroke_width=w, stroke_dasharray="3 3")
+        _el(g, "path", d=tip, fill=colour)
+    elif p.style == "hollow":
+        _el(g, "path", d=shaft, stroke=colour, stroke_width=w)
+        _el(g, "path", d=tip, fill="none", stroke=colour, stroke_width=2)
+    elif p.style == "edged":
+        _el(g, "path", d=shaft, stroke="#000", stroke_width=w + 4)
+        _el(g, "path", d=shaft, stroke=colour, stroke_width=w)
+        _el(g, "path", d=tip, fill=colour, stroke="#000", stroke_width=1)
+    else:
+        _el(g, "path", d=shaft, stroke=colour, stroke_width=w)
+        _el(g, "path", d=tip, fill=colour)
+
+
+def _text_run(at: _Px, p: Text) -> None:
+    _run(at.doc, at.g, p.text, _face(p.px, p.style), at.x + p.x, at.y + p.y,
+         _hex(at.c[p.role]))
+
+
+#: how the SVG draws each legend primitive type
+_LEGEND_DRAW: dict[type, Callable[[_Px, Any], None]] = {
+    Box: _box, Tile: _tile, Stroke: _stroke, Mark: _mark, Pointer: _pointer, Text: _text_run,
+}
+
+
+def svg_legend_types() -> frozenset[type]:
+    """The legend primitive types the SVG draws (every one of
+    :data:`viewer.scene.LEGEND_PRIMITIVES`)."""
+    return frozenset(_LEGEND_DRAW)
+
+
+def legend_svg(g: ET.Element, scene: Sequence[LegendPrimitive], colours: dict[str, RGB],
+               origin: tuple[float, float], doc: _Doc | None = None) -> None:
+    """The legend primitives of ``scene`` in group ``g``, their pixels counted from
+    ``origin`` (each primitive a ``<g data-kind="...">``); ``doc`` as in
+    :func:`scene_svg`."""
+    if doc is None:
+        doc = _Doc(_el(g, "defs"))
+    for p in scene:
+        _LEGEND_DRAW[type(p)](_Px(_el(g, "g", data_kind=type(p).__name__), colours, doc,
+                                 origin[0], origin[1]), p)
+
+
+def _banner(doc: _Doc, root: ET.Element, painter: Painter, frame: Frame,
+            options: ExportOptions, x: float, y: float, width: int) -> int:
     """The verdict banner as :meth:`Painter.render_banner` draws it in a picture (bar,
     coloured stripe, icon, text at the same place and size); returns its height."""
     px = frame_px(options.size)
@@ -604,40 +840,37 @@ def _banner(root: ET.Element, painter: Painter, frame: Frame, options: ExportOpt
         f"a6 6 0 0 1 6 -6 Z", fill=colour)
     cx, cy = x + 18 + r, y + 6 + r
     _el(g, "circle", cx=cx, cy=cy, r=r, fill=colour)
-    icon, ipx = BANNER_ICONS.get(b.kind, "?"), max(14, r * 5 // 4)
-    font = _font(ipx, "bold")
-    t = _el(g, "text", x=f"{cx:.1f}", y=f"{cy - font.get_height() / 2 + font.get_ascent():.1f}",
-            font_size=ipx, font_family=FONT, font_weight="bold", text_anchor="middle",
-            fill="#000")  # one glyph, centred whatever the reader's font
-    t.text = icon
-    _text(g, painter, list(b.blocks), banner_roles(px), x + 30 + 2 * r, y + 4,
+    icon = BANNER_ICONS.get(b.kind, "?")
+    _run_centred(doc, g, icon, _face(max(14, r * 5 // 4), "bold"), cx, cy, "#000")
+    _text(doc, g, painter, list(b.blocks), banner_roles(px), x + 30 + 2 * r, y + 4,
           width - 38 - 2 * r)
     return h
 
 
 def frame_svg(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_OPTIONS) -> str:
-    """The frame as an SVG document: what :func:`viewer.export.compose_frame` draws."""
+    """The frame as an SVG document: what :func:`viewer.export.compose_frame` draws, its
+    text as ``options.svg_text`` says (see the module's docstring)."""
     size, px = options.size, frame_px(options.size)
     pad = max(4, size // 80)
     width = size - 2 * pad
     c = painter.colours
     root = ET.Element(f"{{{SVG_NS}}}svg", {"version": "1.1", "width": str(size)})
+    doc = _Doc(_el(root, "defs"), options.svg_text)
     bg = _el(root, "rect", x=0, y=0, width=size, fill=_hex(c["background"]))
-    k = board_geometry(pygame.Rect(0, 0, size, size))[2] / 45
-    _patterns(_el(root, "defs"), c, k)
     y = pad
     if options.banner:
-        y += _banner(root, painter, frame, options, pad, y, width) + pad
+        y += _banner(doc, root, painter, frame, options, pad, y, width) + pad
     ov = frame.overlay() if options.overlays else EMPTY
-    scene_svg(root, board_scene(frame.board, ov, flipped=frame.flipped), c, size, y)
+    scene_svg(root, board_scene(frame.board, ov, flipped=frame.flipped), c, size, y, doc)
     y += size + pad
     if options.explanation:
-        y += _text(root, painter, [Block(frame.explanation(), "sub")], {"sub": Role(px)}, pad,
-                   y, width)
+        y += _text(doc, root, painter, [Block(frame.explanation(), "sub")], {"sub": Role(px)},
+                   pad, y, width)
         y += 2 * pad  # as compose_frame: the text's height and a pad, then a pad
     items = frame.legend(ov) if options.legend else ()
     if items:
-        y += _legend(root, painter, items, px, pad, y, width) + 2 * pad
+        y += _legend(doc, root, painter, items, px, pad, y, width) + 2 * pad
+    doc.finish()
     root.set("height", str(y))
     root.set("viewBox", f"0 0 {size} {y}")
     bg.set("height", str(y))

@@ -11,6 +11,7 @@ is lost at a window size, and the drawing code only blits what :func:`fit` place
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import NamedTuple
@@ -19,7 +20,8 @@ import pygame
 
 from viewer.theme import Block, Role
 
-__all__ = ["Fonts", "Block", "Placed", "Fitted", "Role", "wrap", "elide", "fit", "FLOOR_PX"]
+__all__ = ["Fonts", "Block", "Placed", "Fitted", "Role", "wrap", "elide", "fit", "FLOOR_PX",
+           "font_file"]
 
 #: no text of the window is drawn smaller than this many pixels
 FLOOR_PX = 11
@@ -44,6 +46,20 @@ class Fonts:
         if font is None:
             font = self._cache[key] = _load(*key)
         return font
+
+
+def font_file(style: str) -> str | None:
+    """The TrueType file :class:`Fonts` draws ``style`` with (``"plain"``: pygame's default
+    font), or None when it cannot be found."""
+    if style == "plain":
+        path = os.path.join(os.path.dirname(pygame.__file__), pygame.font.get_default_font())
+        return path if os.path.isfile(path) else None
+    try:
+        ref = resources.files("pygame_gui.data") / _FILES.get(style, _FILES["regular"])
+        path = str(ref)
+    except (ModuleNotFoundError, TypeError):
+        return None
+    return path if os.path.isfile(path) else None
 
 
 def _load(px: int, style: str) -> pygame.font.Font:

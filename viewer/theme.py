@@ -58,6 +58,8 @@ COLOURS: dict[str, RGB] = {
     "arrow_line": OKABE_ITO["reddish_purple"],
     "current_line": (70, 90, 60),
     "previous_line": (58, 62, 70),
+    "track": (33, 40, 45),  # the timeline's track and its edge
+    "track_edge": (92, 96, 98),
 }
 
 
@@ -75,10 +77,30 @@ LIGHT: dict[str, RGB] = {
     "arrow_without": (110, 110, 110),
     "current_line": (206, 228, 196),
     "previous_line": (222, 226, 236),
+    "track": (226, 226, 222),
+    "track_edge": (130, 130, 126),
 }
 
 #: the themes by name: ``dark`` (the window's default) and ``light`` (figures')
 THEMES: dict[str, dict[str, RGB]] = {"dark": COLOURS, "light": LIGHT}
+
+#: the widgets' colours per theme (pygame_gui's ``defaults`` colours; dark: its own)
+GUI_COLOURS: dict[str, dict[str, str]] = {
+    "dark": {},
+    "light": {
+        "normal_bg": "#e4e4e0", "hovered_bg": "#d2d2cc", "disabled_bg": "#f0f0ee",
+        "selected_bg": "#9cc3e6", "active_bg": "#9cc3e6", "dark_bg": "#fafaf8",
+        "disabled_dark_bg": "#eeeeec", "normal_text": "#111111", "hovered_text": "#000000",
+        "disabled_text": "#707070", "selected_text": "#000000", "active_text": "#000000",
+        "normal_text_shadow": "#ffffff00", "hovered_text_shadow": "#ffffff00",
+        "disabled_text_shadow": "#ffffff00", "selected_text_shadow": "#ffffff00",
+        "active_text_shadow": "#ffffff00", "normal_border": "#9a9a96",
+        "hovered_border": "#6f6f6b", "disabled_border": "#c8c8c4",
+        "selected_border": "#0072b2", "active_border": "#0072b2", "link_text": "#0060a0",
+        "link_hover": "#003f6b", "link_selected": "#003f6b", "text_shadow": "#ffffff00",
+        "filled_bar": "#0072b2", "unfilled_bar": "#cccccc", "text_cursor": "#000000ff",
+    },
+}
 
 
 #: the dock's panes, in tab order, and their tab labels

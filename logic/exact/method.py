@@ -47,12 +47,16 @@ class ExactDetail(NamedTuple):
     ``result``: the prover's answer; ``san``: its line in SAN, one move per entry
     (empty unless it forces a promotion); ``fen``: the position decided; ``outcome``:
     what the forced promotion leads to (:func:`logic.exact.outcome.outcome`; None
-    unless the status is ``"breaks"``)."""
+    unless the status is ``"breaks"``); ``stats``: whether the verdict's headline and
+    reason give the run's counts and time (structures solved, positions searched,
+    seconds: they change from run to run with the cache and the clock); without them the
+    texts say only what was proved and how."""
 
     result: ExactResult
     san: tuple[str, ...]
     fen: str
     outcome: Outcome | None = None
+    stats: bool = True
 
 
 def line_san(board: chess.Board, pv: tuple[str, ...], limit: int = 0) -> str:
@@ -226,12 +230,11 @@ class ExactMethod(Method):
             return None
         r = d.result
         if v.code == "proved":
-            return (f"{v.side} cannot win — proved (exact: "
-                    f"{_work(r)}, {r.ms / 1000:.2f} s)")
+            return f"{v.side} cannot win — proved ({_run(d)})"
         if v.code == "breaks":
             told = d.outcome or UNCLEAR
             if not d.san:
-                return (f"{v.side} {_forces(r)} — proved (exact, {r.ms / 1000:.2f} s) — "
+                return (f"{v.side} {_forces(r)} — proved ({_run(d, work=False)}) — "
                         f"{told.text}")
             first, shown = _first_blow(d, v.color)
             if r.ends == DEFENDER_PROMOTES:
@@ -242,7 +245,7 @@ class ExactMethod(Method):
             return f"{v.side} {_forces(r)}: {first}{last} — {told.text}"
         why = "budget ran out" if r.ran_out else "strategies all ended undecided"
         return (f"{v.side}: unknown — the exact prover's {why} "
-                f"({_work(r)}, {r.ms / 1000:.2f} s; no guess)")
+                f"({_run(d, lead='')}{'; ' if d.stats else ''}no guess)")
 
     def reason(self, v: Verdict, name: Any) -> str | None:
         d: ExactDetail | None = v.detail
@@ -258,28 +261,27 @@ class ExactMethod(Method):
                    "bounds": ", from a partial expansion",
                    "gap": ", from a partial expansion following the undecided play",
                    }.get(r.restricted, "")
-            return (f"proved: {name.us} cannot force a promotion or mate (exact: "
-                    f"{_work(r)}, {secs:.2f} s{how})")
+            return (f"proved: {name.us} cannot force a promotion or mate ({_run(d)}{how})")
         if v.code == "breaks":
             line = f": {_numbered(d)}" if d.san else ""
-            how = (f", by a forward search of {_plural(r.nodes, 'position')}"
-                   if r.restricted == "forward" else "")
+            searched = f" of {_plural(r.nodes, 'position')}" if d.stats else ""
+            how = f", by a forward search{searched}" if r.restricted == "forward" else ""
             if r.ends == DEFENDER_PROMOTES:
-                return (f"{defender_promotes(v.color)}, in {_plies(r.plies)} (exact: "
-                        f"{_work(r)}, {secs:.2f} s{how}){line}")
+                return (f"{defender_promotes(v.color)}, in {_plies(r.plies)} ({_run(d)}{how})"
+                        f"{line}")
             told = d.outcome or UNCLEAR
             when = f", {_ends(r)} in {_plies(r.plies)}" if r.plies else ""
-            return (f"{name.us} {_forces(r)}{when} (exact: {_work(r)}, {secs:.2f} s{how})"
+            return (f"{name.us} {_forces(r)}{when} ({_run(d)}{how})"
                     f"{line} — {told.text}")
+        if not d.stats:
+            return _unknown_without_stats(r)
         if r.ran_out == "structures":
             return (f"unknown: the exact prover's structure budget ran out: {r.structures:,} "
                     f"solves of {_work(r)} in {secs:.2f} s (no guess)")
         if not r.ran_out:
             return (f"unknown: every strategy of the exact prover ended undecided after "
                     f"{_work(r)} and {secs:.2f} s (no guess)")
-        what = {"time": "time ran out", "cancelled": "run was cancelled"}.get(
-            r.ran_out, "budget ran out")
-        return (f"unknown: the exact prover's {what} after {_work(r)} and {secs:.2f} s "
+        return (f"unknown: the exact prover's {_ran_out(r)} after {_work(r)} and {secs:.2f} s "
                 f"(no guess)")
 
     def _record(self, rec: Recorder, board: chess.Board, color: chess.Color, v: Verdict,
@@ -305,7 +307,7 @@ class ExactMethod(Method):
         rec.add("exact-solve", Rule.EXACT, "structures solved",
                 f"Retrograde analysis over the pawn structures reachable from here: "
                 f"{r.distinct:,} solved{again}, {r.cached:,} from the cache, {r.states:,} "
-                f"king placements, {r.ms / 1000:.2f} s.",
+                f"king placements.",
                 facts=(("structures", r.structures), ("distinct", r.distinct),
                        ("cached", r.cached), ("nodes", r.nodes),
                        ("restricted", r.restricted), ("status", r.status)))
@@ -473,6 +475,32 @@ def _passed_files(board: chess.Board, color: chess.Color) -> int:
 
 def _squares(bb: int) -> str:
     return " ".join(chess.square_name(s) for s in chess.scan_forward(bb)) or "none"
+
+
+def _ran_out(r: ExactResult) -> str:
+    """What ran out: "time ran out", "run was cancelled", "budget ran out"."""
+    return {"time": "time ran out", "cancelled": "run was cancelled"}.get(
+        r.ran_out or "", "budget ran out")
+
+
+def _unknown_without_stats(r: ExactResult) -> str:
+    """An unknown verdict's reason without the run's counts and time."""
+    if r.ran_out == "structures":
+        return "unknown: the exact prover's structure budget ran out (no guess)"
+    if not r.ran_out:
+        return "unknown: every strategy of the exact prover ended undecided (no guess)"
+    return f"unknown: the exact prover's {_ran_out(r)} (no guess)"
+
+
+def _run(d: ExactDetail, *, work: bool = True, lead: str = "exact") -> str:
+    """How the verdict was found: "exact: 16 structures, 0.12 s" (``work`` False: "exact,
+    0.12 s"; ``lead`` empty: "16 structures, 0.12 s"), or only ``lead`` when the detail
+    leaves the run's counts and time out (``d.stats`` False)."""
+    if not d.stats:
+        return lead
+    r = d.result
+    said = f"{_work(r)}, {r.ms / 1000:.2f} s" if work else f"{r.ms / 1000:.2f} s"
+    return f"{lead}: {said}" if lead and work else (f"{lead}, {said}" if lead else said)
 
 
 def _work(r: ExactResult) -> str:

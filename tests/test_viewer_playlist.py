@@ -212,7 +212,8 @@ def test_a_suspect_opens_on_its_side_and_method_with_its_facts(home, suspects) -
 
 def test_a_suspect_with_an_engine_score_and_a_note_shows_them(home, tmp_path) -> None:
     epd = tmp_path / "suspects.epd"
-    note = "black: exact blocked; paper no (3.3), flood no (wiki)"
+    black = "exact blocked; paper no (paper 2.3), flood no (wiki flood)"
+    note = f"white: exact unknown; paper no (paper 2.3) | black: {black}"
     epd.write_text(f'{D16.rsplit(" ", 2)[0]} id "games.pgn game 4 ply 9"; '
                    f'c0 "{Category.EXACT_BLOCKED_HEURISTIC_MISSES}"; c1 "engine +0.35"; '
                    f'c2 "{note}"; c3 "black"; c4 "flood";\n'
@@ -223,9 +224,9 @@ def test_a_suspect_with_an_engine_score_and_a_note_shows_them(home, tmp_path) ->
     frames(a, [])
     assert (a.state.options.side, a.state.options.method) == ("black", "flood")
     third = vtext.window_banner(a.state).blocks[-1].text
-    assert third == f"case 1/2 · exact-blocked-heuristic-misses · engine +0.35 · {note}"
+    assert third == f"case 1/2 · exact-blocked-heuristic-misses · engine +0.35 · {black}"
     story = vtext.explanation_html(a.state)
-    assert "engine: <b>+0.35</b>" in story and "note: <b>black: exact blocked" in story
+    assert "engine: <b>+0.35</b>" in story and f"note: {note}" in story
     frames(a, [key(pygame.K_n)], [])  # not a scan's suspect: side and method stay
     assert (a.state.options.side, a.state.options.method) == ("black", "flood")
     assert "c0: <b>1-0</b>" in vtext.explanation_html(a.state)
@@ -291,4 +292,50 @@ def test_the_library_keeps_its_scroll_when_the_method_changes(home) -> None:
     pos = a.panel.library.item_list[-1]["button_element"].rect.center
     frames(a, [down(pos), up(pos)], [], [])
     assert a.state.position.editor.fen == load_diagrams()[-1].fen
+    a.close()
+
+
+def test_a_large_list_of_my_own_loads_after_the_first_frame(home, monkeypatch) -> None:
+    """A user list larger than the foreground's share is read in the background once the
+    window shows a frame; the library lists its newest entries and one that opens them
+    all as a playlist; adding a position reads the list again in the background."""
+    from viewer import settings as vsettings
+    from viewer.library import MINE_LISTED
+
+    lines = 2_000
+    home.mkdir(parents=True)
+    path = home / "my-positions.epd"
+    path.write_text("# pawnfence: my positions\n" + "".join(
+        _epd(n).replace('"case ', '"mine ') + "\n" for n in range(1, lines + 1)))
+    assert path.stat().st_size > vsettings.USER_LIST_AT_ONCE
+    parsed: list[int] = []
+    read = vsettings._parse_user_positions
+
+    def counted(text, progress):
+        parsed.append(len(text))
+        return read(text, progress)
+
+    monkeypatch.setattr(vsettings, "_parse_user_positions", counted)
+    a = App(Settings(fen=WIKI), size=(1280, 860), save=False)
+    assert a.state.position.user_positions == [] and not parsed  # nothing read yet
+    show_pane(a, "library")
+    assert a.state.user_list.job.wait(120) and parsed
+    frames(a, [], [])
+    mine = a.state.position.user_positions
+    assert len(mine) == lines and mine[-1][0] == f"mine {lines}"
+    texts = [i["text"] for i in a.panel.library.item_list]
+    assert f"mine: all {lines:,} as a playlist …" in texts
+    assert sum(t.startswith("mine: mine ") for t in texts) == MINE_LISTED
+    assert texts[-1] == f"mine: mine {lines}"
+    item = next(i for i in a.panel.library.item_list if i["text"].startswith("mine: all"))
+    scroll_to(a, item)
+    pos = item["button_element"].rect.center
+    frames(a, [down(pos), up(pos)], [], [])
+    assert len(a.state.position.playlist) == lines
+    assert a.state.position.playlist[0].name == "mine 1"
+    add = a.panel.buttons["add"].rect.center
+    frames(a, [down(add), up(add)], [])
+    assert a.state.user_list.job.wait(120)
+    frames(a, [], [])
+    assert len(a.state.position.user_positions) == lines + 1
     a.close()

@@ -16,7 +16,8 @@ from typing import NamedTuple
 
 from logic.diagrams import Diagram
 
-__all__ = ["LibraryEntry", "library_entries", "first_sentence", "position_note"]
+__all__ = ["LibraryEntry", "library_entries", "first_sentence", "position_note",
+           "MINE_LISTED"]
 
 
 class LibraryEntry(NamedTuple):
@@ -66,10 +67,17 @@ def _kings(placement: str) -> list[str]:
     return [found[k] for k in "Kk" if k in found]
 
 
-def library_entries(diagrams: Sequence[Diagram], mine: Sequence[tuple[str, str]]
-                    ) -> list[LibraryEntry]:
+#: the most of the user's own positions the library lists (the newest); the whole list
+#: opens as a playlist
+MINE_LISTED = 300
+
+
+def library_entries(diagrams: Sequence[Diagram], mine: Sequence[tuple[str, str]], *,
+                    loading: bool = False) -> list[LibraryEntry]:
     """The library's entries: the diagrams, then the user's own positions
-    (``(name, fen)``), each with its second line (see the module)."""
+    (``(name, fen)``; the newest :data:`MINE_LISTED`, after an entry that opens them all
+    as a playlist when there are more), each with its second line (see the module);
+    ``loading``: the user's list is still being read (an entry says so)."""
     shared = Counter(first_sentence(d.caption) for d in diagrams)
     out = []
     for d in diagrams:
@@ -77,6 +85,14 @@ def library_entries(diagrams: Sequence[Diagram], mine: Sequence[tuple[str, str]]
         tail = d.caption[len(head):].strip() if head and shared[head] > 1 else ""
         out.append(LibraryEntry(f"{d.id}: {d.caption}", position_note(d.fen, tail),
                                 ("diagram", d.id)))
+    if loading:
+        out.append(LibraryEntry("mine: loading my positions …",
+                                "they are listed here once they are read", ("", "")))
+    if len(mine) > MINE_LISTED:
+        out.append(LibraryEntry(f"mine: all {len(mine):,} as a playlist …",
+                                f"the newest {MINE_LISTED} are listed below",
+                                ("all-mine", "")))
+        mine = mine[-MINE_LISTED:]
     out += [LibraryEntry(f"mine: {name}", position_note(fen), ("mine", name))
             for name, fen in mine]
     return out

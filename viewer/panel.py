@@ -36,6 +36,7 @@ from viewer.components import Same
 from viewer.editor import ep_candidates
 from viewer.layout import Layout
 from viewer.library import library_entries
+from viewer.settings import user_positions_path
 from viewer.state import OTHER_PIECES, SIDES, TOOLS, ViewerState
 from viewer.text import (
     caption_html,
@@ -215,7 +216,8 @@ class Panel:
         font = _FONTS.get(self.px)
         width = body.width - round(self.px * 2.6)  # the scroll bar and the item's margins
         self._library_items, self.library_notes = {}, {}
-        for entry in library_entries(pos.diagrams, pos.user_positions):
+        loading = state.user_list.job.running or pos.user_list_due
+        for entry in library_entries(pos.diagrams, pos.user_positions, loading=loading):
             shown = elide(font, entry.title, width)
             while shown in self._library_items:  # two names alike once cut: keep both
                 shown += " "
@@ -347,7 +349,7 @@ class Panel:
         elif t == pygame_gui.UI_HORIZONTAL_SLIDER_MOVED and el is self.speed_slider:
             self.state.playback.timeline.set_speed(float(event.value))
         elif t == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and el is self.library:
-            self._library(event.text)
+            self._library(event.text, host)
 
     def _button(self, el: object, host: Host) -> None:
         for name, button in self.buttons.items():
@@ -386,10 +388,12 @@ class Panel:
         elif el is self.size_menu:
             state.options.set_export(size=int(text.split()[0]))
 
-    def _library(self, text: str) -> None:
+    def _library(self, text: str, host: Host) -> None:
         state = self.state
         kind, name = self._library_items.get(text, ("", ""))
-        if kind == "mine":
+        if kind == "all-mine":
+            host.open_playlist(str(user_positions_path()))
+        elif kind == "mine":
             state.load_user_position(name)
         elif kind == "diagram":
             for d in state.position.diagrams:
@@ -407,6 +411,7 @@ class Panel:
     def _build_key(self, slots: int) -> tuple[Any, ...]:
         s = self.state
         return (s.options.method, s.options.side, len(s.position.user_positions),
+                s.user_list.job.running,
                 tuple(s.options.visible_panes(slots)) if slots else (), s.options.export.size)
 
     def needs_rebuild(self) -> bool:

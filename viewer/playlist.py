@@ -1,4 +1,5 @@
-"""The playlist's cases in words and its background check (without pygame).
+"""The playlist's cases in words, its background check and the background load of a
+large list of the user's own positions (without pygame).
 
 A playlist (:class:`logic.position.Playlist`) parses a case only when it is shown; the
 window opens at once.  :class:`PlaylistCheck` then reads every case in the background
@@ -6,7 +7,9 @@ window opens at once.  :class:`PlaylistCheck` then reads every case in the backg
 12,000 / 85,007") and, at the end, how many lines are not positions.  A case of a scan's
 ``suspects.epd`` carries the side and method it was found on and its category, engine
 score and note (:data:`logic.position.SUSPECT_OPERANDS`): :func:`case_focus` and
-:func:`case_facts` read them.
+:func:`case_facts` read them.  A user's list larger than
+:data:`viewer.settings.USER_LIST_AT_ONCE` is read by :class:`UserListLoad` after the
+window is up.
 """
 
 from __future__ import annotations
@@ -18,9 +21,10 @@ import logic
 from logic.position import SUSPECT_OPERANDS, PlaylistCase
 from logic.vocab import Category
 from viewer.jobs import Job, Ticket
+from viewer.settings import load_user_positions_checked
 
 __all__ = ["CheckProgress", "PlaylistCheck", "case_focus", "case_facts", "is_suspect",
-           "progress_text", "CHECK_CHUNK"]
+           "progress_text", "CHECK_CHUNK", "UserListLoad", "UserList"]
 
 #: cases read between two progress reports of the background check
 CHECK_CHUNK = 500
@@ -132,3 +136,42 @@ class PlaylistCheck:
                 bad.append(error.line)
         final = CheckProgress(total, total, tuple(bad), finished=True)
         self.job.publish(ticket, lambda _old: final)
+
+
+#: the user's list as loaded: ``(name, fen)`` pairs and the problems found
+UserList = tuple[list[tuple[str, str]], tuple[str, ...]]
+
+
+class UserListLoad:
+    """Reads the user's own positions in the background
+    (:func:`viewer.settings.load_user_positions_checked`): :meth:`start`, then
+    :meth:`take` the list once it is read; :meth:`progress` is ``(lines done, lines)``
+    while it reads.  Starting again supersedes the load before."""
+
+    def __init__(self, notify: Callable[[], None] | None = None) -> None:
+        self.job: Job[None, UserList, tuple[int, int]] = Job(self._run, name="my-positions",
+                                                             notify=notify)
+
+    def start(self) -> None:
+        """Read the list (again)."""
+        self.job.submit(None, progress=(0, 0))
+
+    def take(self) -> UserList | None:
+        """The list read, handed over once (None while it reads or before a start)."""
+        return self.job.take()
+
+    def progress(self) -> tuple[int, int] | None:
+        """``(lines done, lines)`` while the list is read, else None."""
+        return self.job.progress if self.job.running else None
+
+    def close(self) -> None:
+        """Stop reading (the window closes)."""
+        self.job.close()
+
+    def _run(self, _request: None, ticket: Ticket) -> None:
+        def report(done: int, total: int) -> bool:
+            self.job.report(ticket, (done, total))
+            return not ticket.cancelled()
+
+        got = load_user_positions_checked(report)
+        self.job.publish(ticket, lambda _old: got)

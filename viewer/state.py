@@ -34,9 +34,15 @@ from logic.diagrams import Diagram
 from logic.position import PositionError
 from logic.verdict import Verdict
 from viewer.editor import is_back_rank_pawn
-from viewer.playlist import CheckProgress, PlaylistCheck, case_focus, progress_text
+from viewer.playlist import (
+    CheckProgress,
+    PlaylistCheck,
+    UserListLoad,
+    case_focus,
+    progress_text,
+)
 from viewer.proof import board_key, provable
-from viewer.settings import Settings
+from viewer.settings import Settings, load_user_positions, user_list_is_large
 from viewer.state_options import (
     DEFAULT_OPTIONS,
     OTHER_PIECES,
@@ -77,6 +83,9 @@ class ViewerState:
         self.proof = ProofSession()
         #: the background check of the playlist (started after the first frame is shown)
         self.check = PlaylistCheck()
+        #: the background load of a large list of the user's own positions
+        self.user_list = UserListLoad()
+        self._user_said = ""
         self._check_due = False
         self._check_said = ""
         self.message = Message()
@@ -165,6 +174,7 @@ class ViewerState:
         """Stop the background proof and the playlist's check (the window closes)."""
         self.proof.close()
         self.check.close()
+        self.user_list.close()
 
     def edited(self) -> None:
         """After any edit of the board: the captions that no longer describe the board
@@ -400,6 +410,39 @@ class ViewerState:
         if self._check_due:
             self._check_due = False
             self.check.start(self.position.playlist)
+        if self.position.user_list_due:
+            self.position.user_list_due = False
+            self.user_list.start()
+
+    def reload_user_positions(self) -> None:
+        """Read the user's own list again (after an addition): at once when it is small,
+        else in the background (the list on show stays until the new one is read)."""
+        if user_list_is_large():
+            self.user_list.start()
+        else:
+            self.position.user_positions = load_user_positions()
+
+    def poll_user_list(self) -> bool:
+        """Put the user's list in place once the background load has read it (with the
+        problems found, on the message line), and say how far it is meanwhile; True
+        when anything changed."""
+        got = self.user_list.take()
+        if got is not None:
+            self.position.user_positions, problems = got
+            if problems:
+                self.say(" · ".join(problems), seconds=10)
+            elif self.message.text == self._user_said:  # the progress said: the end too
+                self.say(f"My positions: {len(got[0]):,} read")
+            self._user_said = ""
+            return True
+        now = self.user_list.progress()
+        text = f"Loading my positions {now[0]:,} / {now[1]:,}" if now and now[1] else ""
+        if text == self._user_said:
+            return False
+        if self.message.seconds <= 0 or self.message.text == self._user_said:
+            self.say(text, seconds=2)
+        self._user_said = text
+        return True
 
     def poll_playlist(self) -> bool:
         """Say how far the playlist's check is on the message line (unless another

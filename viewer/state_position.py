@@ -19,7 +19,7 @@ import chess
 from logic.diagrams import Diagram, load_diagrams
 from logic.position import PlaylistCase
 from viewer.editor import Editor
-from viewer.settings import load_user_positions_checked
+from viewer.settings import load_user_positions_checked, user_list_is_large
 
 __all__ = ["Position", "PlaylistEntry", "LinePlay", "diagram_side"]
 
@@ -85,7 +85,10 @@ class Position:
         self.caption_fen = self.editor.fen if caption else ""
         self.current_diagram: Diagram | None = None
         self.diagrams: list[Diagram] = load_diagrams()
-        self.user_positions, problems = load_user_positions_checked()
+        #: a large list of the user's own is read in the background after the first frame
+        self.user_list_due = user_list_is_large()
+        self.user_positions, problems = ([], ()) if self.user_list_due else \
+            load_user_positions_checked()
         #: problems found while loading, for the window to show
         self.notices: list[str] = list(problems)
         self.playlist: Sequence[PlaylistEntry] = playlist

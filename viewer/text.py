@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 __all__ = ["SHOWN", "bounded", "esc", "banner_text", "window_banner", "frame_banner", "Banner",
            "both_sides", "side_summary", "projector_blocks", "proof_banner", "proving_text",
            "explanation_html", "caption_html", "search_html", "status_line", "step_line",
-           "status_names", "san_line", "score_text", "frame_explanation", "case_line"]
+           "status_names", "san_line", "score_text", "frame_explanation", "case_line",
+           "side_note"]
 
 #: at most this many characters of one piece of outside text are shown
 SHOWN = 200
@@ -342,9 +343,11 @@ def _case_html(state: ViewerState) -> str:
     if case is None:
         return ""
     pos = state.position
-    facts = " · ".join(f"{esc(k)}: <b>{esc(v)}</b>" for k, v in case_facts(case)[:6])
-    head = f"<i>Case {pos.playlist_index + 1:,}/{len(pos.playlist):,}: {esc(case.name)}</i><br>"
-    return head + (f"{facts}<br>" if facts else "")
+    facts = case_facts(case)[:6]
+    short = " · ".join(f"{esc(k)}: <b>{esc(v)}</b>" for k, v in facts if k != "note")
+    notes = [f"{esc(k)}: {esc(v, OWN)}" for k, v in facts if k == "note"]
+    head = f"<i>Case {pos.playlist_index + 1:,}/{len(pos.playlist):,}: {esc(case.name)}</i>"
+    return "<br>".join([head, *([short] if short else []), *notes, ""])
 
 
 def _checking(state: ViewerState) -> list[str]:
@@ -361,9 +364,26 @@ def case_line(state: ViewerState) -> str:
         return ""
     pos = state.position
     facts = dict(case_facts(case))
+    if facts.get("note"):  # a judge's note: the part about the case's side
+        facts["note"] = side_note(facts["note"], facts.get("side", ""))
     said = [f"engine {facts[k]}" if k == "engine" else facts[k]
             for k in ("category", "engine", "note") if facts.get(k)]
-    return " · ".join([f"case {pos.playlist_index + 1:,}/{len(pos.playlist):,}", *said])
+    return bounded(" · ".join([f"case {pos.playlist_index + 1:,}/{len(pos.playlist):,}",
+                               *said]), CASE_LINE)
+
+
+#: the most characters of a case's line in the banner
+CASE_LINE = 160
+
+
+def side_note(note: str, side: str) -> str:
+    """The part of a judge's note (``"white: …| black: …"``) about ``side``, without its
+    side's name; the whole note when no part is."""
+    for part in note.split(" | "):
+        head, sep, rest = part.partition(": ")
+        if sep and head.strip().lower() == side.lower():
+            return rest.strip()
+    return note
 
 
 def san_line(fen: str, pv: Sequence[str], limit: int = 12) -> str:

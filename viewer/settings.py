@@ -368,8 +368,10 @@ def _parse_user_positions(text: str, progress: Callable[[int, int], bool] | None
     for start in range(0, len(lines), _USER_CHUNK):
         if progress is not None and not progress(start, len(lines)):
             break
-        out += [(str(e.ops.get("id", e.board.board_fen())), e.board.fen())  # type: ignore
-                for e in read_positions(lines[start:start + _USER_CHUNK])]
+        for e in read_positions(lines[start:start + _USER_CHUNK]):
+            board = e.board
+            assert board is not None  # read_positions keeps the good lines only
+            out.append((str(e.ops.get("id", board.board_fen())), board.fen()))
     return out
 
 

@@ -295,7 +295,7 @@ def test_the_library_keeps_its_scroll_when_the_method_changes(home) -> None:
     a.close()
 
 
-def test_a_large_list_of_my_own_loads_after_the_first_frame(home, monkeypatch) -> None:
+def test_a_large_list_of_my_own_loads_after_the_first_frame(home) -> None:
     """A user list larger than the foreground's share is read in the background once the
     window shows a frame; the library lists its newest entries and one that opens them
     all as a playlist; adding a position reads the list again in the background."""
@@ -308,18 +308,11 @@ def test_a_large_list_of_my_own_loads_after_the_first_frame(home, monkeypatch) -
     path.write_text("# pawnfence: my positions\n" + "".join(
         _epd(n).replace('"case ', '"mine ') + "\n" for n in range(1, lines + 1)))
     assert path.stat().st_size > vsettings.USER_LIST_AT_ONCE
-    parsed: list[int] = []
-    read = vsettings._parse_user_positions
-
-    def counted(text, progress):
-        parsed.append(len(text))
-        return read(text, progress)
-
-    monkeypatch.setattr(vsettings, "_parse_user_positions", counted)
     a = App(Settings(fen=WIKI), size=(1280, 860), save=False)
-    assert a.state.position.user_positions == [] and not parsed  # nothing read yet
+    load = a.state.user_list.job
+    assert a.state.position.user_positions == [] and load.generation == 0  # not read yet
     show_pane(a, "library")
-    assert a.state.user_list.job.wait(120) and parsed
+    assert load.generation == 1 and load.wait(120)  # read once a frame was shown
     frames(a, [], [])
     mine = a.state.position.user_positions
     assert len(mine) == lines and mine[-1][0] == f"mine {lines}"

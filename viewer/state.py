@@ -439,7 +439,7 @@ class ViewerState:
         text = f"Loading my positions {now[0]:,} / {now[1]:,}" if now and now[1] else ""
         if text == self._user_said:
             return False
-        if self.message.seconds <= 0 or self.message.text == self._user_said:
+        if text and (self.message.seconds <= 0 or self.message.text == self._user_said):
             self.say(text, seconds=2)
         self._user_said = text
         return True

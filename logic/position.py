@@ -14,16 +14,18 @@ import io
 import os
 import stat
 import zlib
-from collections.abc import Iterable, Iterator
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import NamedTuple, TextIO
+from typing import NamedTuple, TextIO, overload
 
 import chess
 
 __all__ = ["PositionError", "parse_position", "parse_epd_line", "iter_epd", "open_text",
            "bounded_lines", "EpdEntry", "read_epd", "read_positions", "MAX_LINE",
            "PositionFileError", "load_boards", "load_counted", "is_kp",
-           "skipped_note", "read_playlist"]
+           "skipped_note", "read_playlist", "Playlist", "PlaylistCase", "CaseError",
+           "MAX_PLAYLIST_BYTES", "SUSPECT_OPERANDS"]
 
 
 class PositionError(ValueError):
@@ -103,12 +105,16 @@ def iter_epd(lines: Iterable[str]) -> Iterator[tuple[int, chess.Board | Position
             continue
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        try:  # without its line ending, which an error would echo
-            board, ops = parse_epd_line(line.rstrip("\r\n"))
-        except PositionError as exc:
-            yield n, exc, {}
-            continue
-        yield n, board, ops
+        yield (n, *_parse_line(line))
+
+
+def _parse_line(line: str) -> tuple[chess.Board | PositionError, dict[str, object]]:
+    """One position line (not blank, not a comment) as ``(board, operations)``, or its
+    :class:`PositionError` and no operations."""
+    try:  # without its line ending, which an error would echo
+        return parse_epd_line(line.rstrip("\r\n"))
+    except PositionError as exc:
+        return exc, {}
 
 
 def _long_line(head: str, size: int) -> tuple[chess.Board | PositionError, dict[str, object]]:
@@ -139,14 +145,20 @@ def open_text(path: str | Path) -> TextIO:
     dropped.  Raises ``OSError`` naming the
     file, also for a directory, a FIFO or a device (which could block or never end)."""
     path = Path(path)
-    st = os.stat(path)
-    if not stat.S_ISREG(st.st_mode):
-        kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-        raise OSError(errno.EINVAL, f"{kind}", str(path))
+    _regular(path)
     if path.suffix == ".gz":
         return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8-sig",
                                 errors="replace")
     return open(path, encoding="utf-8-sig", errors="replace")
+
+
+def _regular(path: Path) -> None:
+    """Raise ``OSError`` naming ``path`` unless it is a regular file (a directory, a FIFO
+    or a device could block a reader or never end)."""
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise OSError(errno.EINVAL, f"{kind}", str(path))
 
 
 def bounded_lines(fh: TextIO, limit: int = MAX_LINE) -> Iterator[str]:
@@ -225,19 +237,147 @@ def read_positions(source: str | Path | Iterable[str], *, kp_only: bool = False,
     return [e for e in _sift(source, kp_only, unique) if e is not None]
 
 
-def read_playlist(path: str | Path) -> list[tuple[str, str, dict[str, object]]]:
-    """``(name, fen, info)`` per position line of an EPD file (the ``id`` as the name, the
-    other operations as info): the viewer's playlist.  Raises ``ValueError`` when it holds
-    no position and ``OSError`` when it cannot be read."""
-    out = []
-    for e in read_positions(path):
-        assert e.board is not None  # read_positions keeps the good lines only
-        ops = dict(e.ops)
-        ops.pop("id", None)
-        out.append((e.name, e.board.fen(), ops))
-    if not out:
+#: what the operands of a scan's ``suspects.epd`` mean (:mod:`logic.tools.scan` writes
+#: them; the viewer opens a case on its side and method and shows the rest)
+SUSPECT_OPERANDS = {"c0": "category", "c1": "engine", "c2": "note", "c3": "side",
+                    "c4": "method"}
+
+
+class PlaylistCase(NamedTuple):
+    """One case of a playlist: ``name`` (the line's ``id``, else "line N"), the ``fen``,
+    the other operations as ``info`` and the case's ``line`` number in its file."""
+
+    name: str
+    fen: str
+    info: dict[str, object]
+    line: int
+
+
+class CaseError(PositionError):
+    """A playlist line that is not a position; the message names the file and the line
+    ("suspects.epd line 17: not a FEN or EPD position (...): '...'")."""
+
+    def __init__(self, source: str, line: int, error: PositionError) -> None:
+        super().__init__(error.text, f"{source} line {line:,}: {error.problem}")
+        self.source = source
+        self.line = line
+
+
+#: the largest playlist file read (bytes, after decompression)
+MAX_PLAYLIST_BYTES = 1 << 30
+#: how many parsed cases a :class:`Playlist` keeps
+_KEPT_CASES = 256
+
+
+class Playlist(Sequence[PlaylistCase]):
+    """The positions of an EPD file for the viewer, read lazily.
+
+    Building one finds the position lines (lines by ``\\n``; blank and ``#`` lines are not
+    cases) without parsing any, so it costs a pass over the bytes whatever the file's
+    size; a case is parsed when it is asked for (``playlist[i]``; the last few hundred
+    are kept).  A line that is not a position is a case too: asking for it raises
+    :class:`CaseError` (a ``ValueError``) naming the line.  :attr:`parsed` counts the
+    parses made for ``playlist[i]``, :attr:`checked` those of :meth:`check`."""
+
+    def __init__(self, data: bytes, source: str = "playlist") -> None:
+        """``data``: the file's bytes (UTF-8; undecodable bytes are replaced, a leading
+        byte-order mark dropped); ``source``: the file's name, for the messages."""
+        skip = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+        self.source = source
+        #: the file's lines (counted by ``\\n``; a last line without one counts)
+        self.lines = data.count(b"\n") + (0 if not data or data.endswith(b"\n") else 1)
+        self._data = data
+        self._starts = array("q")
+        self._numbers = array("q")
+        pos = skip
+        for n, raw in enumerate((data[skip:] if skip else data).split(b"\n"), 1):
+            head = raw.lstrip()
+            if head and not head.startswith(b"#"):
+                self._starts.append(pos)
+                self._numbers.append(n)
+            pos += len(raw) + 1
+        self._kept: dict[int, PlaylistCase | CaseError] = {}
+        self.parsed = 0
+        self.checked = 0
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    @overload
+    def __getitem__(self, i: int) -> PlaylistCase: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[PlaylistCase]: ...
+
+    def __getitem__(self, i: int | slice) -> PlaylistCase | list[PlaylistCase]:
+        """Case ``i`` (parsed now unless kept); raises :class:`CaseError` for a line that
+        is not a position and ``IndexError`` outside the playlist."""
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        k = range(len(self))[i]  # negative indices; IndexError outside
+        got = self._kept.get(k)
+        if got is None:
+            got = self._parse(k)
+            self.parsed += 1
+            if len(self._kept) >= _KEPT_CASES:
+                del self._kept[next(iter(self._kept))]
+            self._kept[k] = got
+        if isinstance(got, CaseError):
+            raise got
+        return got
+
+    def line_of(self, i: int) -> int:
+        """The line number of case ``i`` in its file (no parsing)."""
+        return self._numbers[i]
+
+    def text(self, i: int) -> str:
+        """Case ``i``'s line as written (without its line ending; no parsing)."""
+        start = self._starts[i]
+        end = self._data.find(b"\n", start)
+        raw = self._data[start:end if end >= 0 else len(self._data)]
+        return raw.decode("utf-8", errors="replace").rstrip("\r")
+
+    def check(self, i: int) -> CaseError | None:
+        """Parse case ``i`` without keeping it: its error, or None for a position (for
+        a check of the whole file in the background; thread-safe: it reads only)."""
+        self.checked += 1
+        got = self._parse(i, board_only=True)
+        return got if isinstance(got, CaseError) else None
+
+    def _parse(self, i: int, *, board_only: bool = False) -> PlaylistCase | CaseError:
+        line = self.text(i)
+        if len(line) > MAX_LINE:
+            board, ops = _long_line(line[:MAX_LINE], len(line))
+        else:
+            board, ops = _parse_line(line)
+        n = self._numbers[i]
+        if isinstance(board, PositionError):
+            return CaseError(self.source, n, board)
+        if board_only:
+            return PlaylistCase("", "", {}, n)
+        info = dict(ops)
+        name = info.pop("id", f"line {n}")
+        return PlaylistCase(str(name), board.fen(), info, n)
+
+
+def read_playlist(path: str | Path) -> Playlist:
+    """The positions of an EPD file (plain or ``.gz``) as a lazy :class:`Playlist`: the
+    viewer's playlist, found without parsing a position.  Raises ``ValueError`` when it
+    holds no position line, is damaged (``.gz``) or larger than
+    :data:`MAX_PLAYLIST_BYTES`, and ``OSError`` when it cannot be read."""
+    path = Path(path)
+    _regular(path)
+    try:
+        with (gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")) as fh:
+            data = fh.read(MAX_PLAYLIST_BYTES + 1)
+    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        raise ValueError(f"damaged compressed file ({exc})") from None
+    if len(data) > MAX_PLAYLIST_BYTES:
+        raise ValueError(f"{path} is larger than {MAX_PLAYLIST_BYTES:,} bytes")
+    playlist = Playlist(data, path.name)
+    if not playlist:
         raise ValueError(f"no positions in {path}")
-    return out
+    return playlist
 
 
 def _sift(source: str | Path | Iterable[str], kp_only: bool, unique: bool

@@ -58,6 +58,20 @@ def click(app: App, pos) -> None:
     frames(app, [down(pos), up(pos)], [])
 
 
+def scroll_to(app: App, item: dict) -> None:
+    """Click the library's scroll bar's down arrow (held a while) until ``item``'s row is
+    wholly in the list."""
+    lib = app.panel.library
+    for _ in range(60):
+        button = item["button_element"]
+        if button is not None and lib.item_list_container.rect.contains(button.rect):
+            return
+        arrow = lib.scroll_bar.bottom_button.rect.center
+        frames(app, [down(arrow)], *[[] for _ in range(8)], [up(arrow)], [])
+        time.sleep(0.02)
+    raise AssertionError(f"{item['text']!r} never scrolled into view")
+
+
 def show_pane(app: App, name: str, slot: int = 0) -> None:
     """Click the tab of pane ``name`` in ``slot`` (a real click)."""
     click(app, app.panel.tabs[slot][name].rect.center)
@@ -374,6 +388,7 @@ def test_fen_field_stays_in_sync_after_enter_esc_and_a_library_click(home) -> No
     assert not a.state.options.flipped  # F flips back: the field does not have the keys
     show_pane(a, "library")
     item = next(i for i in a.panel.library.item_list if i["text"].startswith("paper-12:"))
+    scroll_to(a, item)
     frames(a, [down(item["button_element"].rect.center), up(item["button_element"].rect.center)],
            [], [])
     assert a.state.position.editor.fen == get_diagram("paper-12").fen
@@ -774,12 +789,7 @@ def test_library_lines_fit_cut_at_a_word_and_a_long_name_still_opens(home) -> No
     assert cut and all(not t[:-2].endswith(" ") for t in cut)
     mine = next(i for i in items if i["text"].startswith("mine: endgame:"))
     assert mine["text"].endswith(" …")
-    for _ in range(60):  # the scroll bar's down arrow, clicked until the line shows
-        if mine["button_element"] is not None:
-            break
-        arrow = a.panel.library.scroll_bar.bottom_button.rect.center  # held a while
-        frames(a, [down(arrow)], *[[] for _ in range(8)], [up(arrow)], [])
-        time.sleep(0.02)
+    scroll_to(a, mine)  # the scroll bar's down arrow, clicked until the line shows
     pos = mine["button_element"].rect.center
     frames(a, [down(pos), up(pos)], [], [])
     assert a.state.position.editor.fen == D16

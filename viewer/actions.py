@@ -35,6 +35,9 @@ class Host(Protocol):
     def choose_playlist(self) -> None:
         """Ask for an EPD file and step through it."""
 
+    def open_playlist(self, path: str) -> bool:
+        """Step through the EPD file at ``path``; False (said) when it cannot be read."""
+
     def play_line(self, source: str) -> None:
         """Play the line of analysis column ``source`` move by move on the board."""
 

@@ -80,6 +80,8 @@ class App(Services):
         self.clock = pygame.time.Clock()
         self.state = ViewerState(self.settings, caption=caption, playlist=playlist)
         self.state.proof.job.notify = wake  # a background proof's result wakes the loop
+        self.state.check.job.notify = wake  # so does the end of the playlist's check
+        self.state.user_list.job.notify = wake  # and the user's list, read
         self.exporter = Exporter(self.painter, self.state, export_dir or Path.cwd())
         self.exporter.notify = wake  # a GIF encoded in the background wakes the loop too
         notices = [*notices, *self.state.position.notices]
@@ -189,7 +191,7 @@ class App(Services):
         widgets in step with the state, and save the settings when an edit asks for it."""
         state = self.state
         if (state.playback.timeline.tick(dt) or state.tick(dt / 1000.0) or state.poll_proof()
-                or self.exporter.poll()):
+                or state.poll_playlist() or state.poll_user_list() or self.exporter.poll()):
             self._dirty = True
         if self._wanted_layout() != self._layout_key:
             self.relayout()
@@ -260,6 +262,7 @@ class App(Services):
                 pygame.display.flip()
                 self.draws += 1
                 self._dirty = False
+                self.state.after_frame()  # work that waits for a frame on screen starts
             self.frame += 1
 
     def _animating(self) -> bool:
@@ -274,8 +277,9 @@ class App(Services):
         if self._animating():
             return pygame.event.get(), float(self.clock.tick(fps))
         start = time.monotonic()
-        proving = self.state.proof.proving() is not None
-        # a running proof: redraw its progress four times a second (no more)
+        proving = (self.state.proof.proving() is not None or self.state.check.running()
+                   or self.state.user_list.progress() is not None)
+        # a running proof or playlist check: redraw its progress four times a second
         due = 0.25 if self.panel.typing() or proving else 1.0
         if self.state.message.seconds > 0:
             due = min(due, self.state.message.seconds)
@@ -304,6 +308,7 @@ class App(Services):
                        parts=self.parts)
         if not self.layout.projector:
             self.manager.draw_ui(self.screen)
+            self.panel.draw_over(self.screen)
         self.view.draw_top(self.screen, self.layout)
 
     # -- the end ------------------------------------------------------------------------

@@ -35,6 +35,8 @@ from viewer.actions import ACTIONS, Host, run_action, tooltip
 from viewer.components import Same
 from viewer.editor import ep_candidates
 from viewer.layout import Layout
+from viewer.library import library_entries
+from viewer.settings import user_positions_path
 from viewer.state import OTHER_PIECES, SIDES, TOOLS, ViewerState
 from viewer.text import (
     caption_html,
@@ -44,7 +46,7 @@ from viewer.text import (
     step_line,
 )
 from viewer.textfit import Fonts, elide
-from viewer.theme import GUI_COLOURS, PANE_LABELS, PANES
+from viewer.theme import GUI_COLOURS, PANE_LABELS, PANES, THEMES
 
 __all__ = ["Panel", "OTHER_LABEL", "SIDE_LABELS", "EP_NONE", "EXPORT_SIZES", "make_manager"]
 
@@ -85,10 +87,20 @@ def make_manager(size: tuple[int, int], px: int, colours: str = "dark") -> pygam
     theme["#tab"] = {"misc": {"text_horiz_alignment_padding": "2"}}
     # pygame_gui's 20 px rows cut the descenders of larger text ("g4" read as "a4")
     theme["selection_list"]["misc"] = {"list_item_height": str(max(20, round(px * 1.6)))}
+    # the library's rows hold two lines: the title (the button's) and a note drawn under it
+    theme["#library"] = {"misc": {"list_item_height": str(library_row(px))}}
+    theme["#library.#item_list_item"] = {"misc": {
+        "text_horiz_alignment": "left", "text_horiz_alignment_padding": str(px // 2),
+        "text_vert_alignment": "top", "text_vert_alignment_padding": str(max(1, px // 6))}}
     manager = pygame_gui.UIManager(size, theme, enable_live_theme_updates=False)
     manager.preload_fonts([{"name": "noto_sans", "point_size": px, "style": style,
                             "antialiased": "1"} for style in ("bold", "italic")])
     return manager
+
+
+def library_row(px: int) -> int:
+    """The height of a library row for text of ``px`` pixels: a title and a note."""
+    return max(20, round(px * 1.6)) + round(px * 1.35)
 
 
 def _piece_label(sym: str) -> str:
@@ -114,6 +126,10 @@ class Panel:
         self.library: UISelectionList | None = None
         #: the library's lines as shown -> ("diagram", id) or ("mine", name)
         self._library_items: dict[str, tuple[str, str]] = {}
+        #: the library's lines as shown -> the second line drawn under each
+        self.library_notes: dict[str, str] = {}
+        #: where the library's list was scrolled to (kept when the panel is rebuilt)
+        self._library_scroll = 0.0
         self.explain_box: UITextBox | None = None
         self.caption_box: UITextBox | None = None
         self.size_menu: UIDropDownMenu | None = None
@@ -130,6 +146,7 @@ class Panel:
             self.px, self._theme = layout.px, self.state.options.theme
             self.manager = make_manager(layout.size, layout.px, self._theme)
         m = self.manager
+        self._keep_library_scroll()
         m.clear_and_reset()
         m.set_window_resolution(layout.size)
         self.buttons, self.tabs, self.checks = {}, [], {}
@@ -198,20 +215,23 @@ class Panel:
         bh = round(self.px * 2.2)
         list_h = (body.height - bh - 8) * 11 // 20
         pos = state.position
-        entries = [(f"{d.id}: {d.caption}", ("diagram", d.id)) for d in pos.diagrams]
-        entries += [(f"mine: {name}", ("mine", name)) for name, _fen in pos.user_positions]
-        # one line per entry, cut at a word with "…" (the caption box below has it all);
-        # a click is looked up by the line shown, never parsed back
+        # two lines per entry, each cut at a word with "…" (the caption box below has it
+        # all); a click is looked up by the line shown, never parsed back
         font = _FONTS.get(self.px)
         width = body.width - round(self.px * 2.6)  # the scroll bar and the item's margins
-        self._library_items = {}
-        for text, target in entries:
-            shown = elide(font, text, width)
+        self._library_items, self.library_notes = {}, {}
+        loading = state.user_list.job.running or pos.user_list_due
+        for entry in library_entries(pos.diagrams, pos.user_positions, loading=loading):
+            shown = elide(font, entry.title, width)
             while shown in self._library_items:  # two names alike once cut: keep both
                 shown += " "
-            self._library_items[shown] = target
+            self._library_items[shown] = entry.target
+            self.library_notes[shown] = elide(font, entry.note, width)
         self.library = UISelectionList(pygame.Rect(body.left, body.top, body.width, list_h),
-                                       list(self._library_items), m)
+                                       list(self._library_items), m, object_id="#library")
+        if self._library_scroll and self.library.scroll_bar is not None:
+            self.library.scroll_bar.set_scroll_from_start_percentage(self._library_scroll)
+            self.library.update(0.0)  # the rows move to the kept place now
         cap = pygame.Rect(body.left, body.top + list_h + 4, body.width,
                           body.height - list_h - bh - 8)
         self.caption_box = UITextBox("", cap, m)
@@ -261,6 +281,44 @@ class Panel:
                       "print. Text and legend grow with the size.",
                       pygame.Rect(body.left, y, body.width, body.bottom - y), m)
 
+    def _keep_library_scroll(self) -> None:
+        """Remember where the library's list is scrolled to (before a rebuild)."""
+        lib = self.library
+        if lib is not None and lib.alive():
+            bar = lib.scroll_bar
+            self._library_scroll = bar.start_percentage if bar is not None else 0.0
+
+    def draw_over(self, surface: pygame.Surface) -> None:
+        """Draw what pygame_gui cannot (after its widgets): the second line of each library
+        row on show, muted, under its title; nothing while a window or an open menu
+        could lie over the list."""
+        lib = self.library
+        if lib is None or not lib.alive() or not lib.visible or self._covered():
+            return
+        font = _FONTS.get(self.px)
+        clip = lib.item_list_container.rect if lib.item_list_container is not None else lib.rect
+        old = surface.get_clip()
+        surface.set_clip(clip.clip(old) if old else clip)
+        pad = self.px // 2
+        for item in lib.item_list:
+            button = item["button_element"]
+            note = self.library_notes.get(item["text"])
+            if button is None or not note or not button.rect.colliderect(clip):
+                continue
+            y = button.rect.bottom - font.get_linesize() - max(1, self.px // 6)
+            muted = THEMES.get(self.state.options.theme, THEMES["dark"])["muted"]
+            surface.blit(font.render(note, True, muted), (button.rect.left + pad, y))
+        surface.set_clip(old)
+
+    def _covered(self) -> bool:
+        """Whether a window (a file dialog) is open or a menu is expanded."""
+        if self.manager.get_window_stack().get_full_stack():
+            return True
+        menus = [getattr(self, name, None) for name in ("other_menu", "ep_menu", "method_menu",
+                                                        "side_menu", "size_menu")]
+        return any(m is not None and m.current_state is m.menu_states.get("expanded")
+                   for m in menus)
+
     # -- events -------------------------------------------------------------------------
     def typing(self) -> bool:
         """Whether a text field (the FEN field, a dialog's path) has the keyboard."""
@@ -300,7 +358,7 @@ class Panel:
         elif t == pygame_gui.UI_HORIZONTAL_SLIDER_MOVED and el is self.speed_slider:
             self.state.playback.timeline.set_speed(float(event.value))
         elif t == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and el is self.library:
-            self._library(event.text)
+            self._library(event.text, host)
 
     def _button(self, el: object, host: Host) -> None:
         for name, button in self.buttons.items():
@@ -339,10 +397,12 @@ class Panel:
         elif el is self.size_menu:
             state.options.set_export(size=int(text.split()[0]))
 
-    def _library(self, text: str) -> None:
+    def _library(self, text: str, host: Host) -> None:
         state = self.state
         kind, name = self._library_items.get(text, ("", ""))
-        if kind == "mine":
+        if kind == "all-mine":
+            host.open_playlist(str(user_positions_path()))
+        elif kind == "mine":
             state.load_user_position(name)
         elif kind == "diagram":
             for d in state.position.diagrams:
@@ -360,6 +420,7 @@ class Panel:
     def _build_key(self, slots: int) -> tuple[Any, ...]:
         s = self.state
         return (s.options.method, s.options.side, len(s.position.user_positions),
+                s.user_list.job.running,
                 tuple(s.options.visible_panes(slots)) if slots else (), s.options.export.size)
 
     def needs_rebuild(self) -> bool:

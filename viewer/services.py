@@ -14,7 +14,7 @@ from pygame_gui.windows import UIFileDialog
 from logic.position import read_playlist
 from viewer.analysis_pane import line_of_source
 from viewer.export import KINDS
-from viewer.settings import add_user_position, load_user_positions
+from viewer.settings import add_user_position
 
 if TYPE_CHECKING:
     from viewer.analysis import Analysis
@@ -117,7 +117,7 @@ class Services:
         except (OSError, ValueError) as exc:
             s.say(f"Could not save the position: {exc}")
             return
-        s.position.user_positions = load_user_positions()
+        s.reload_user_positions()
         s.say(f"Added to {path}")
 
     def open_playlist(self, path: str) -> bool:

@@ -29,7 +29,8 @@ from logic.tools.runlog import finite_number
 __all__ = ["Settings", "Loaded", "AutoSave", "config_dir", "data_dir", "load_settings",
            "load_settings_checked", "save_settings", "keep_aside", "load_user_positions",
            "load_user_positions_checked", "add_user_position", "atomic_write_text",
-           "regular_file", "MAX_SETTINGS_BYTES"]
+           "regular_file", "MAX_SETTINGS_BYTES", "user_list_is_large", "USER_LIST_AT_ONCE",
+           "user_positions_path"]
 
 
 def config_dir() -> Path:
@@ -327,35 +328,72 @@ def user_positions_path() -> Path:
     return data_dir() / "my-positions.epd"
 
 
-def load_user_positions_checked() -> tuple[list[tuple[str, str]], tuple[str, ...]]:
+#: the largest user list (bytes) read in the foreground; a larger one loads in the
+#: background (about 800 lines: a few hundredths of a second of parsing)
+USER_LIST_AT_ONCE = 64 * 1024
+#: lines parsed between two progress reports of :func:`load_user_positions_checked`
+_USER_CHUNK = 500
+
+
+def user_list_is_large() -> bool:
+    """Whether the user's list is larger than :data:`USER_LIST_AT_ONCE` (the window loads
+    it in the background)."""
+    try:
+        return user_positions_path().stat().st_size > USER_LIST_AT_ONCE
+    except OSError:
+        return False
+
+
+def load_user_positions_checked(progress: Callable[[int, int], bool] | None = None
+                                ) -> tuple[list[tuple[str, str]], tuple[str, ...]]:
     """``(name, fen)`` pairs of the user's own list (bad lines are skipped) and the
     problems found.  A file with bytes that are not UTF-8 is copied aside to
     ``my-positions.epd.bad`` and rewritten (atomically) with those bytes replaced, so
-    adding a position keeps every readable line and the original is never lost."""
+    adding a position keeps every readable line and the original is never lost.
+    ``progress(lines done, lines)`` is called every few hundred lines while they are
+    parsed; when it returns False the reading stops (what was read so far is returned)."""
     path = user_positions_path()
     with _lock_if_possible(path):
         remove_stale_temps(path)
-        return _load_user_positions(path)
+        text, problems = _read_user_positions(path)
+    return _parse_user_positions(text, progress), problems
 
 
-def _load_user_positions(path: Path) -> tuple[list[tuple[str, str]], tuple[str, ...]]:
-    """:func:`load_user_positions_checked` on ``path`` (the caller holds its lock)."""
+def _parse_user_positions(text: str, progress: Callable[[int, int], bool] | None
+                          ) -> list[tuple[str, str]]:
+    """The ``(name, fen)`` pairs of the good lines of ``text`` (see
+    :func:`load_user_positions_checked`)."""
     from logic.position import read_positions
 
+    lines = text.splitlines()
+    out: list[tuple[str, str]] = []
+    for start in range(0, len(lines), _USER_CHUNK):
+        if progress is not None and not progress(start, len(lines)):
+            break
+        for e in read_positions(lines[start:start + _USER_CHUNK]):
+            board = e.board
+            assert board is not None  # read_positions keeps the good lines only
+            out.append((str(e.ops.get("id", board.board_fen())), board.fen()))
+    return out
+
+
+def _read_user_positions(path: Path) -> tuple[str, tuple[str, ...]]:
+    """The text of the user's list at ``path`` and the problems found (the caller holds
+    its lock; see :func:`load_user_positions_checked`)."""
     try:
         regular_file(path)
         raw = path.read_bytes()
     except FileNotFoundError:
-        return [], ()
+        return "", ()
     except OSError as exc:
-        return [], (f"could not read {path}: {exc.strerror or exc}",)
+        return "", (f"could not read {path}: {exc.strerror or exc}",)
     except ValueError as why:  # a folder, a FIFO, a device: moved aside, never read
         try:
             bad = keep_aside(path)
         except OSError as exc:
-            return [], (f"{path} is {why} and could not be moved aside "
+            return "", (f"{path} is {why} and could not be moved aside "
                         f"({exc.strerror or exc}): not shown",)
-        return [], (f"{path.name} was {why}: kept as {bad.name}; your list starts empty",)
+        return "", (f"{path.name} was {why}: kept as {bad.name}; your list starts empty",)
     problems: tuple[str, ...] = ()
     try:
         text = raw.decode("utf-8")
@@ -366,13 +404,11 @@ def _load_user_positions(path: Path) -> tuple[list[tuple[str, str]], tuple[str, 
             atomic_write(bad, lambda tmp: Path(tmp).write_bytes(raw))
             atomic_write_text(path, text)
         except OSError as exc:
-            return [], (f"{path.name} has bytes that are not UTF-8 and could not be kept "
+            return "", (f"{path.name} has bytes that are not UTF-8 and could not be kept "
                         f"aside ({exc.strerror or exc}): not shown",)
         problems = (f"{path.name} had bytes that are not UTF-8: the original is kept as "
                     f"{bad}",)
-    entries = read_positions(text.splitlines())
-    return [(str(e.ops.get("id", e.board.board_fen())), e.board.fen()) for e in entries], \
-        problems
+    return text, problems
 
 
 def load_user_positions() -> list[tuple[str, str]]:

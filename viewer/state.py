@@ -35,8 +35,15 @@ from logic.position import PositionError
 from logic.verdict import Verdict
 from logic.vocab import Status
 from viewer.editor import is_back_rank_pawn
+from viewer.playlist import (
+    CheckProgress,
+    PlaylistCheck,
+    UserListLoad,
+    case_focus,
+    progress_text,
+)
 from viewer.proof import board_key, provable
-from viewer.settings import Settings
+from viewer.settings import Settings, load_user_positions, user_list_is_large
 from viewer.state_options import (
     DEFAULT_OPTIONS,
     OTHER_PIECES,
@@ -75,9 +82,17 @@ class ViewerState:
         self.position = Position(s.fen, caption=caption, playlist=playlist)
         self.playback = Playback(s.speed)
         self.proof = ProofSession()
+        #: the background check of the playlist (started after the first frame is shown)
+        self.check = PlaylistCheck()
+        #: the background load of a large list of the user's own positions
+        self.user_list = UserListLoad()
+        self._user_said = ""
+        self._check_due = False
+        self._check_said = ""
         self.message = Message()
         self.analyse(keep=False)
         if self.position.playlist:
+            self._check_due = True
             self.load_playlist(0)
 
     # -- analysis ---------------------------------------------------------------------
@@ -157,8 +172,10 @@ class ViewerState:
         return self.proof.next_budget(method.max_seconds, self._unknowns()).seconds is not None
 
     def close(self) -> None:
-        """Stop the background proof (the window closes)."""
+        """Stop the background proof and the playlist's check (the window closes)."""
         self.proof.close()
+        self.check.close()
+        self.user_list.close()
 
     def edited(self) -> None:
         """After any edit of the board: the captions that no longer describe the board
@@ -356,17 +373,100 @@ class ViewerState:
 
     # -- playlist ---------------------------------------------------------------------
     def set_playlist(self, entries: Sequence[PlaylistEntry]) -> None:
-        self.position.playlist = list(entries)
+        """Step through ``entries`` (kept as they are: a lazy playlist parses a case when
+        it is shown) from the first; their check starts after the next frame is shown."""
+        self.position.playlist = entries
+        self._check_due = bool(entries)
         self.load_playlist(0)
 
     def load_playlist(self, i: int) -> None:
-        """Show playlist entry ``i`` (wrapping); nothing without a playlist."""
+        """Show playlist entry ``i`` (wrapping; parsed now), on the side and with the
+        method a scan's suspect was found on; a line that is not a position is said
+        (naming the line) and the board stays.  Nothing without a playlist."""
         p = self.position
         if not p.playlist:
             return
         p.playlist_index = i % len(p.playlist)
-        if self.load_fen(p.playlist[p.playlist_index][1]):
+        try:
+            case = p.playlist[p.playlist_index]
+        except ValueError as exc:  # logic.position.CaseError: the line is not a position
+            p.case_problem = str(exc)
+            self.say(f"Not loaded: {exc}", seconds=6)
+            return
+        p.case_problem = ""
+        side, method = case_focus(case.info)
+        o = self.options
+        focus = (method or o.method, side or o.side)
+        refocus = focus != (o.method, o.side)
+        o.method, o.side = focus
+        revision = p.position_revision
+        if self.load_fen(case.fen):
             p.case_fen = p.editor.fen
+        if refocus and p.position_revision == revision:  # the same board: analyse anew
+            self.analyse(keep=False)
+
+    def after_frame(self) -> None:
+        """The window has shown a frame: start the background work that waits for it (the
+        playlist's check, so it never delays the first frame)."""
+        if self._check_due:
+            self._check_due = False
+            self.check.start(self.position.playlist)
+        if self.position.user_list_due:
+            self.position.user_list_due = False
+            self.user_list.start()
+
+    def reload_user_positions(self) -> None:
+        """Read the user's own list again (after an addition): at once when it is small,
+        else in the background (the list on show stays until the new one is read)."""
+        if user_list_is_large():
+            self.user_list.start()
+        else:
+            self.position.user_positions = load_user_positions()
+
+    def poll_user_list(self) -> bool:
+        """Put the user's list in place once the background load has read it (with the
+        problems found, on the message line), and say how far it is meanwhile; True
+        when anything changed."""
+        got = self.user_list.take()
+        if got is not None:
+            self.position.user_positions, problems = got
+            if problems:
+                self.say(" · ".join(problems), seconds=10)
+            elif self.message.text == self._user_said:  # the progress said: the end too
+                self.say(f"My positions: {len(got[0]):,} read")
+            self._user_said = ""
+            return True
+        now = self.user_list.progress()
+        text = f"Loading my positions {now[0]:,} / {now[1]:,}" if now and now[1] else ""
+        if text == self._user_said:
+            return False
+        if text and (self.message.seconds <= 0 or self.message.text == self._user_said):
+            self.say(text, seconds=2)
+        self._user_said = text
+        return True
+
+    def poll_playlist(self) -> bool:
+        """Say how far the playlist's check is on the message line (unless another
+        message is on show), and what it found when it ends; True when that changed."""
+        got = self.check.progress()
+        if got is None:
+            return False
+        text = progress_text(got, self.playlist_name())
+        if text == self._check_said:
+            return False
+        mine = self.message.seconds <= 0 or self.message.text == self._check_said
+        self._check_said = text
+        if mine or got.finished:
+            self.say(text, seconds=8 if got.finished else 2)
+        return True
+
+    def checking(self) -> CheckProgress | None:
+        """The playlist check's progress while it reads (None when none runs)."""
+        return self.check.progress() if self.check.running() else None
+
+    def playlist_name(self) -> str:
+        """The playlist's file name ("playlist" for one given as a list)."""
+        return str(getattr(self.position.playlist, "source", "playlist"))
 
     def next_case(self, delta: int) -> None:
         if self.position.playlist:

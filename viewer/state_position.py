@@ -13,17 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import chess
 
 from logic.diagrams import Diagram, load_diagrams
+from logic.position import PlaylistCase
 from viewer.editor import Editor
-from viewer.settings import load_user_positions_checked
+from viewer.settings import load_user_positions_checked, user_list_is_large
 
 __all__ = ["Position", "PlaylistEntry", "LinePlay", "diagram_side"]
 
-PlaylistEntry = tuple[str, str, dict[str, Any]]
+#: a case of a playlist (:class:`logic.position.PlaylistCase`)
+PlaylistEntry = PlaylistCase
 
 
 @dataclass
@@ -74,7 +75,8 @@ class Position:
     def __init__(self, fen: str, *, caption: str = "",
                  playlist: Sequence[PlaylistEntry] = ()) -> None:
         """Start from ``fen`` (the default position if it does not parse), shown with
-        ``caption``; ``playlist``: the cases to step through."""
+        ``caption``; ``playlist``: the cases to step through (kept as it is: a lazy
+        :class:`logic.position.Playlist` parses a case only when it is shown)."""
         try:
             self.editor = Editor(chess.Board(fen).fen(en_passant="fen"))
         except ValueError:
@@ -83,12 +85,17 @@ class Position:
         self.caption_fen = self.editor.fen if caption else ""
         self.current_diagram: Diagram | None = None
         self.diagrams: list[Diagram] = load_diagrams()
-        self.user_positions, problems = load_user_positions_checked()
+        #: a large list of the user's own is read in the background after the first frame
+        self.user_list_due = user_list_is_large()
+        self.user_positions, problems = ([], ()) if self.user_list_due else \
+            load_user_positions_checked()
         #: problems found while loading, for the window to show
         self.notices: list[str] = list(problems)
-        self.playlist: list[PlaylistEntry] = list(playlist)
+        self.playlist: Sequence[PlaylistEntry] = playlist
         self.playlist_index = 0
         self.case_fen = ""
+        #: why the playlist's current case could not be shown ("" when it is shown)
+        self.case_problem = ""
         self.line: LinePlay | None = None
         #: bumped when the position under analysis changes (the analysis pane restarts)
         self.position_revision = 0
@@ -118,7 +125,11 @@ class Position:
 
     def case_shown(self) -> bool:
         """Whether the board shows the playlist's current case."""
-        return bool(self.playlist) and self.case_fen == self.editor.fen
+        return bool(self.playlist) and not self.case_problem and self.case_fen == self.editor.fen
+
+    def case(self) -> PlaylistEntry | None:
+        """The playlist's current case while the board shows it (None otherwise)."""
+        return self.playlist[self.playlist_index] if self.case_shown() else None
 
     def seek_line(self, k: int) -> bool:
         """Show the position after ``k`` moves (its legal prefix) of the line being played

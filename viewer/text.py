@@ -17,6 +17,7 @@ import chess
 import logic
 from logic import kpk_rules
 from logic.verdict import Verdict
+from viewer.playlist import case_facts, is_suspect, progress_text
 from viewer.theme import Block
 
 if TYPE_CHECKING:
@@ -26,7 +27,8 @@ if TYPE_CHECKING:
 __all__ = ["SHOWN", "bounded", "esc", "banner_text", "window_banner", "frame_banner", "Banner",
            "both_sides", "side_summary", "projector_blocks", "proof_banner", "proving_text",
            "explanation_html", "caption_html", "search_html", "status_line", "step_line",
-           "status_names", "san_line", "score_text", "frame_explanation"]
+           "status_names", "san_line", "score_text", "frame_explanation", "case_line",
+           "side_note"]
 
 #: at most this many characters of one piece of outside text are shown
 SHOWN = 200
@@ -191,6 +193,9 @@ def window_banner(state: ViewerState) -> Banner:
     pending = proving_text(p) if p is not None and shown.other is None else ""
     b = frame_banner(shown.verdict, shown.other, shown.timeline.index,
                      state.position.shown_caption(), shown.kpk, pending)
+    line = case_line(state) if shown.timeline.index is None else ""
+    if line:  # a scan's suspect: what it was found as, in the third line
+        b = Banner(b.kind, (*(x for x in b.blocks if x.role != "muted"), Block(line, "muted")))
     v = shown.verdict
     if v is not None and v.status == "unknown" and shown.timeline.index is None \
             and state.can_prove_longer():  # the window's own hint: not in an export
@@ -224,6 +229,7 @@ def explanation_html(state: ViewerState) -> str:
         return ""
     cap = state.position.shown_caption()
     top = f"<i>{esc(cap, OWN if state.position.current_diagram else SHOWN)}</i><br>" if cap else ""
+    top = _case_html(state) + top
     if tl.index is None:
         lines = [top + f"<b>{esc(v.headline, OWN)}</b>", esc(v.reason, OWN)]
         if state.playback.kpk:
@@ -286,6 +292,11 @@ def caption_html(state: ViewerState, search: AnalysisResult | None = None, *,
         return search_html(search)
     if state.position.playlist and state.position.case_shown():
         return _playlist_html(state)
+    if state.position.playlist and state.position.case_problem:
+        pos = state.position
+        return "<br>".join([f"<b>Case {pos.playlist_index + 1:,}/{len(pos.playlist):,} is not "
+                            f"a position</b>", esc(pos.case_problem),
+                            "N / PageUp for the next / previous case", *_checking(state)])
     d = state.position.current_diagram
     if d is None or d.fen != state.position.editor.fen:
         note = ""
@@ -313,11 +324,11 @@ def caption_html(state: ViewerState, search: AnalysisResult | None = None, *,
 
 def _playlist_html(state: ViewerState) -> str:
     pos = state.position
-    name, _fen, info = pos.playlist[pos.playlist_index]
-    parts = [f"<b>{esc(name)}</b> ({pos.playlist_index + 1}/{len(pos.playlist)}, "
+    case = pos.playlist[pos.playlist_index]
+    parts = [f"<b>{esc(case.name)}</b> ({pos.playlist_index + 1:,}/{len(pos.playlist):,}, "
              "N / PageUp for the next / previous case)"]
-    labels = {"c0": "category", "c1": "score"}
-    parts += [f"{esc(labels.get(k, k))}: <b>{esc(val)}</b>" for k, val in list(info.items())[:8]]
+    parts += [f"{esc(k)}: <b>{esc(val)}</b>" for k, val in case_facts(case)[:8]]
+    parts += _checking(state)
     board = state.position.editor.board
     for name_, method in logic.STATIC_METHODS.items():
         said = []
@@ -326,6 +337,56 @@ def _playlist_html(state: ViewerState) -> str:
             said.append(f"{v.side} {'blocked' if v.blocked else 'open'} ({v.rule})")
         parts.append(f"{esc(method.label)}: {esc('; '.join(said))}")
     return "<br>".join(parts)
+
+
+def _case_html(state: ViewerState) -> str:
+    """The playlist's case on show for the Story pane: its name and number, then its
+    operations (a suspect's category, engine score, note, side and method)."""
+    case = state.position.case()
+    if case is None:
+        return ""
+    pos = state.position
+    facts = case_facts(case)[:6]
+    short = " · ".join(f"{esc(k)}: <b>{esc(v)}</b>" for k, v in facts if k != "note")
+    notes = [f"{esc(k)}: {esc(v, OWN)}" for k, v in facts if k == "note"]
+    head = f"<i>Case {pos.playlist_index + 1:,}/{len(pos.playlist):,}: {esc(case.name)}</i>"
+    return "<br>".join([head, *([short] if short else []), *notes, ""])
+
+
+def _checking(state: ViewerState) -> list[str]:
+    """The playlist's background check in words while it reads (no line otherwise)."""
+    got = state.checking()
+    return [f"<i>{esc(progress_text(got, state.playlist_name()))}</i>"] if got else []
+
+
+def case_line(state: ViewerState) -> str:
+    """A scan's suspect case on show in one line: "case 3/26 · methods-disagree ·
+    engine +0.12 · note" ("" for any other board or case)."""
+    case = state.position.case()
+    if case is None or not is_suspect(case.info):
+        return ""
+    pos = state.position
+    facts = dict(case_facts(case))
+    if facts.get("note"):  # a judge's note: the part about the case's side
+        facts["note"] = side_note(facts["note"], facts.get("side", ""))
+    said = [f"engine {facts[k]}" if k == "engine" else facts[k]
+            for k in ("category", "engine", "note") if facts.get(k)]
+    return bounded(" · ".join([f"case {pos.playlist_index + 1:,}/{len(pos.playlist):,}",
+                               *said]), CASE_LINE)
+
+
+#: the most characters of a case's line in the banner
+CASE_LINE = 160
+
+
+def side_note(note: str, side: str) -> str:
+    """The part of a judge's note (``"white: …| black: …"``) about ``side``, without its
+    side's name; the whole note when no part is."""
+    for part in note.split(" | "):
+        head, sep, rest = part.partition(": ")
+        if sep and head.strip().lower() == side.lower():
+            return rest.strip()
+    return note
 
 
 def san_line(fen: str, pv: Sequence[str], limit: int = 12) -> str:

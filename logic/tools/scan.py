@@ -12,7 +12,9 @@ engine.  Output, in ``DIR``:
   line is dropped) and is finally rewritten in input order;
 * ``suspects.epd``: the interesting positions with ``id`` and a ``c0`` category
   (``claims-blocked-engine-wins``, ``drawish-with-edge-not-detected``,
-  ``methods-disagree``) and ``c1`` the engine score;
+  ``methods-disagree``), ``c1`` the engine score, and ``c3`` / ``c4`` the side and the
+  method the category is about (:data:`logic.position.SUSPECT_OPERANDS`; the viewer
+  opens a case on them);
 * ``errors.log``: malformed games and lines with their location (a damaged line of
   ``results.jsonl`` is kept with its original bytes in ``results.jsonl.bad``);
 * ``engine.log``: what python-chess and asyncio say about a failing engine (unexpected
@@ -303,6 +305,36 @@ def _side_wins(engine: dict[str, Any] | None, color: chess.Color) -> bool:
     return engine.get("cp") is not None and engine["cp"] * sign >= WIN_CP
 
 
+def suspect_focus(result: dict[str, Any], category: str) -> tuple[str, str]:
+    """``(side, method)`` a category of ``result`` is about: the side and static method
+    that claim a blockage the engine or exact refutes, the side whose edge no method
+    sees (with the default method), the side where paper and flood disagree (with the
+    method that claims the blockage), the side exact proves blocked (with exact)."""
+    v = result["verdicts"]
+    board = chess.Board(result["fen"])
+    exact = result.get("exact") or {}
+    statics = [m for m in logic.STATIC_METHODS if m in v]
+    for color in chess.COLORS:
+        name = chess.COLOR_NAMES[color]
+        claims = [m for m in statics if v[m][name]["blocked"]]
+        said = exact.get(name, {}).get("status")
+        if category == Category.CLAIMS_BLOCKED_ENGINE_WINS and claims \
+                and _side_wins(result.get("engine"), color):
+            return name, claims[0]
+        if category == Category.DRAWISH_WITH_EDGE_NOT_DETECTED and edge(board, color) \
+                and not claims:
+            return name, logic.DEFAULT_METHOD
+        if category == Category.METHODS_DISAGREE and \
+                v["paper"][name]["blocked"] != v["flood"][name]["blocked"]:
+            return name, claims[0]
+        if category == Category.CLAIMS_BLOCKED_EXACT_BREAKS and claims and said == "breaks":
+            return name, claims[0]
+        if category == Category.EXACT_BLOCKED_HEURISTIC_MISSES and said == "blocked" \
+                and not claims:
+            return name, "exact"
+    return "white", logic.DEFAULT_METHOD
+
+
 def categories(result: dict[str, Any]) -> list[Category]:
     """The suspect categories of a result (empty when nothing looks wrong)."""
     cats: list[Category] = []
@@ -491,9 +523,9 @@ def _engine_failures(rows: list[dict[str, Any]]) -> list[str]:
 
 def _write_suspects(path: Path, rows: list[dict[str, Any]]) -> dict[str, int]:
     """Write every categorised result to the EPD file ``path`` (``id``, ``c0`` category,
-    ``c1`` engine score, ``c2`` the judge's note); returns the count per category.  The
-    ``id`` names the input file; bytes of its name that are not UTF-8 are written as
-    backslash escapes (``\\xff``)."""
+    ``c1`` engine score, ``c2`` the judge's note, ``c3`` side, ``c4`` method); returns
+    the count per category.  The ``id`` names the input file; bytes of its name that
+    are not UTF-8 are written as backslash escapes (``\\xff``)."""
     suspects = []
     counts: dict[str, int] = {}
     for r in rows:
@@ -512,6 +544,7 @@ def _write_suspects(path: Path, rows: list[dict[str, Any]]) -> dict[str, int]:
             ops: dict[str, Any] = {"id": escaped(name), "c0": cat, "c1": f"engine {score}"}
             if "exact" in r:
                 ops["c2"] = judge_note(board, r["verdicts"], r["exact"])
+            ops["c3"], ops["c4"] = suspect_focus(r, cat)
             suspects.append(board.epd(**ops))
     atomic_write_text(path, "".join(s + "\n" for s in suspects))
     return counts

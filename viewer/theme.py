@@ -82,9 +82,9 @@ THEMES: dict[str, dict[str, RGB]] = {"dark": COLOURS, "light": LIGHT}
 
 
 #: the dock's panes, in tab order, and their tab labels
-PANES = ("story", "steps", "code", "analysis", "library", "export")
-PANE_LABELS = {"story": "Story", "steps": "Steps", "code": "Code", "analysis": "Analysis",
-               "library": "Library", "export": "Export"}
+PANES = ("story", "steps", "code", "compare", "analysis", "library", "export")
+PANE_LABELS = {"story": "Story", "steps": "Steps", "code": "Code", "compare": "Compare",
+               "analysis": "Analysis", "library": "Library", "export": "Export"}
 
 
 class Role(NamedTuple):

@@ -53,7 +53,7 @@ def cell_words(cell: Cell | None) -> str:
     mark = MARKS.get(cell.disagrees, "")
     words = f"{mark} {cell.text}" if mark else cell.text
     if not logic.METHODS[cell.method].static:
-        words += f" · {cell.ms / 1000:.1f} s"
+        words += f" · {cell.ms:,.0f} ms" if cell.ms < 1000 else f" · {cell.ms / 1000:.1f} s"
     return words
 
 

@@ -109,6 +109,8 @@ class BoardView:
         self.hover_box = pygame.Rect(0, 0, 0, 0)
         #: the message line's text size in the last frame that showed one
         self.message_px = 0
+        #: the banner's words as laid out in the last frame drawn
+        self.banner_fit: Fitted | None = None
 
     def draw(self, screen: pygame.Surface, layout: Layout, *, dragged: Press | None = None,
              search: AnalysisResult | None = None, parts: Sequence[Drawable] = ()) -> None:
@@ -128,7 +130,7 @@ class BoardView:
             fill_except(screen, pygame.Rect(layout.panel.right, 0, w - layout.panel.right, h),
                         holes, c["background"])
             fill_except(screen, layout.panel, holes, c["panel"])
-            fitted = self._banner(screen, layout)
+            fitted = self.banner_fit = self._banner(screen, layout)
             self._head_bottom = layout.banner.top + 4 + max(
                 (ln.y + painter.fonts.get(ln.px, ln.style).get_linesize()
                  for ln in fitted.lines if ln.role == "head"), default=0)

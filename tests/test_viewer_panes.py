@@ -355,6 +355,16 @@ def _type(app: App, text: str) -> None:
     frames(app, [pygame.event.Event(pygame.TEXTINPUT, text=text)])
 
 
+def _scroll_to(a: App, item: dict) -> None:
+    """Click the library's scroll bar down (held a while) until ``item``'s line shows."""
+    for _ in range(60):
+        if item["button_element"] is not None:
+            return
+        arrow = a.panel.library.scroll_bar.bottom_button.rect.center
+        frames(a, [down(arrow)], *[[] for _ in range(8)], [up(arrow)], [])
+        time.sleep(0.02)
+
+
 def test_fen_field_stays_in_sync_after_enter_esc_and_a_library_click(home) -> None:
     a = make(home, fen=WIKI)
     _type(a, D16)
@@ -372,6 +382,7 @@ def test_fen_field_stays_in_sync_after_enter_esc_and_a_library_click(home) -> No
     assert not a.state.options.flipped  # F flips back: the field does not have the keys
     show_pane(a, "library")
     item = next(i for i in a.panel.library.item_list if i["text"].startswith("paper-12:"))
+    _scroll_to(a, item)
     frames(a, [down(item["button_element"].rect.center), up(item["button_element"].rect.center)],
            [], [])
     assert a.state.position.editor.fen == get_diagram("paper-12").fen

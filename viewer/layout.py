@@ -237,9 +237,12 @@ def compute_layout(size: tuple[int, int], *, structure: bool = False,
     controls_h = pad + sum(round(r.height * s) + round(r.gap * s) for r in CONTROL_ROWS)
     # the board's side if only the banner and the message line are above and below it
     high = h - banner_h - tags - st_h - 3 * pad
-    lh3 = legend_height(ctrl_w - 2 * pad, legend, px, structure)
-    if (w - high - pad - ctrl_w >= round(380 * s)
-            and controls_h + round(6 * s) + lh3 + pad <= h):
+    # three columns: the legend under the controls, its text as large as fits there (down
+    # to four fifths of the body text; the renderer shrinks it to the height given)
+    lh3 = next((lh for lh in (legend_height(ctrl_w - 2 * pad, legend, lpx, structure)
+                              for lpx in range(px, max(LEAST_PX, round(px * 0.8)) - 1, -1))
+                if controls_h + round(6 * s) + lh + pad <= h), 0)
+    if w - high - pad - ctrl_w >= round(380 * s) and lh3:
         return _three_columns(size, s, px, pad, (banner_h, tags, st_h), high + pad, ctrl_w,
                               lh3, controls_h)
     left_w = w - ctrl_w

@@ -140,7 +140,8 @@ KPK_LEGEND: tuple[LegendItem, ...] = (
 #: shown while the analysis pane draws its arrows (solid, dashed, hollow head)
 ARROW_LEGEND: tuple[LegendItem, ...] = (
     LegendItem("arrows", "arrow_with", "",
-               "best move: solid with detection, dashed without, hollow head engine"),
+               "best move: solid with detection, dashed without (dashes in a solid arrow: "
+               "both), hollow head engine"),
 )
 
 #: the exact prover's overlays (shown instead of :data:`LEGEND` in exact mode)

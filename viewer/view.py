@@ -357,7 +357,7 @@ class BoardView:
         pygame.draw.line(screen, solid, (x0, y0), (bx, by), width)
         pygame.draw.polygon(screen, solid, tip)
         pygame.draw.polygon(screen, (0, 0, 0), tip, 2)
-        n = max(2, int(math.hypot(bx - x0, by - y0) // (sq * 0.25)))
+        n = max(3, int(math.hypot(bx - x0, by - y0) // (sq * 0.12)))
         for i in range(0, n, 2):  # the dashes, inside the solid shaft
             a, b = i / n, min(1.0, (i + 1) / n)
             pygame.draw.line(screen, dashed, (x0 + (bx - x0) * a, y0 + (by - y0) * a),

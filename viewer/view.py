@@ -269,9 +269,10 @@ class BoardView:
         font = self.painter.fonts.get(px)
         area = layout.board
         width = min(area.width - 16, px * 32)
-        lines = wrap(font, text, width - 16)[:4]
-        if len(lines) == 4:
-            lines[3] = elide(font, lines[3] + " …", width - 16)
+        every = wrap(font, text, width - 16)
+        lines = every[:4]
+        if len(every) > 4:  # at most four lines, the cut shown
+            lines[3] = elide(font, f"{lines[3]} {every[4]}", width - 16)
         box = pygame.Rect(0, 0, max(font.size(ln)[0] for ln in lines) + 16,
                           len(lines) * font.get_linesize() + 10)
         x, y = self.hover

@@ -141,8 +141,10 @@ def test_a_running_proof_has_a_budget_bar_and_the_steps_pane_counts_structures(h
     p = a.state.proof.proving()
     budget = a.state.proof_budget()
     assert budget == logic.METHODS["exact"].max_seconds
-    assert a.state.proof_share(p.started + budget / 2) == pytest.approx(0.5)
-    assert a.state.proof_share(p.started + budget * 3) == 1.0
+    since = max(p.started, p.stage_started)
+    assert p.stage == 0 and since >= p.started
+    assert a.state.proof_share(since + budget / 2) == pytest.approx(0.5)
+    assert a.state.proof_share(since + budget * 3) == 1.0
     n0 = a.state.proof.proving().structures
     frames(a, [])
     lines = a.steps.proving_lines()
@@ -368,3 +370,13 @@ def test_the_headline_names_its_phase_once(home) -> None:
         seen += step.text.casefold().startswith(step.phase.casefold())
     assert seen  # the flood's steps that open with their phase were among them
     a.close()
+
+
+def test_the_budget_bar_of_the_second_side_starts_from_its_own_start() -> None:
+    """Each side has its own budget: the other side's bar counts from when its proof
+    started, the banner's seconds from the job's start."""
+    from viewer.proof import Progress
+
+    p = Progress("t", False, 10, 1, 100.0, stage_started=108.0)
+    assert p.seconds(113.0) == 13.0 and p.stage_seconds(113.0) == 5.0
+    assert Progress("t", True, 0, 0, 100.0).stage_seconds(104.0) == 4.0

@@ -158,12 +158,12 @@ class ViewerState:
         return float(self.proof.seconds or getattr(method, "max_seconds", 0.0) or 0.0)
 
     def proof_share(self, now: float | None = None) -> float:
-        """How much of its time limit the running proof has used at ``now``
+        """How much of its time limit the side being proved has used at ``now``
         (``time.monotonic()``; None: now): 0 to 1, 0 when none runs or it has no limit."""
         p, budget = self.proof.proving(), self.proof_budget()
         if p is None or budget <= 0:
             return 0.0
-        return max(0.0, min(1.0, p.seconds(now) / budget))
+        return max(0.0, min(1.0, p.stage_seconds(now) / budget))
 
     def can_prove_longer(self) -> bool:
         """Whether R can still give the proof a bigger budget

@@ -158,6 +158,8 @@ class BoardView:
         else:
             painter.render_legend(screen, layout.legend, state.legend(), lpx,
                                   structure=state.options.structure_layer, background=bg)
+            if layout.foldable:
+                self._fold_hint(screen, layout)
         if layout.projector:
             self._projector(screen, layout)
         else:
@@ -174,8 +176,11 @@ class BoardView:
 
     def banner_roles(self, layout: Layout) -> dict[str, Role]:
         """The banner's text roles in the window: :func:`viewer.render.banner_roles`, the
-        reason and the other side's lines never smaller than the legend's text."""
+        reason and the other side's lines never smaller than the legend's text (when the
+        legend is unfolded)."""
         roles = banner_roles(layout.px)
+        if layout.folded:  # no legend text on show to keep up with
+            return roles
         least = min(1.0, self.legend_px(layout) / layout.px)
         return {name: role._replace(least=max(role.least, least))
                 if name in ("sub", "muted") else role for name, role in roles.items()}
@@ -225,6 +230,16 @@ class BoardView:
         font = self.painter.fonts.get(layout.px)
         img = font.render(elide(font, text, rect.width - 16), True, c["text"])
         screen.blit(img, img.get_rect(midleft=(rect.left + 8, rect.centery)))
+
+    def _fold_hint(self, screen: pygame.Surface, layout: Layout) -> None:
+        """Under an unfolded legend that can fold, where there is room: how to fold it."""
+        rect, font = layout.legend, self.painter.fonts.get(layout.px)
+        used = self.painter.legend_plan(rect.size, self.state.legend(), layout.px,
+                                        self.state.options.structure_layer)[3]
+        if rect.height - used >= font.get_linesize() + 4:
+            img = font.render(elide(font, "G or a click folds the legend", rect.width), True,
+                              self.painter.colours["muted"])
+            screen.blit(img, img.get_rect(bottomleft=(rect.left, rect.bottom)))
 
     def too_small(self, screen: pygame.Surface, least: tuple[int, int]) -> None:
         """Instead of a frame the layout cannot hold: what size the window needs."""

@@ -111,6 +111,7 @@ class BoardView:
         self.message_px = 0
         #: the banner's words as laid out in the last frame drawn
         self.banner_fit: Fitted | None = None
+        self._plan: tuple[Any, tuple[int, int]] = (None, (0, 0))
 
     def draw(self, screen: pygame.Surface, layout: Layout, *, dragged: Press | None = None,
              search: AnalysisResult | None = None, parts: Sequence[Drawable] = ()) -> None:
@@ -171,8 +172,16 @@ class BoardView:
         body size of its one line)."""
         if layout.folded or not layout.legend.width or not layout.legend.height:
             return layout.px
-        return self.painter.legend_plan(layout.legend.size, self.state.legend(), layout.px,
-                                        self.state.options.structure_layer)[0]
+        return self._legend_plan(layout)[0]
+
+    def _legend_plan(self, layout: Layout) -> tuple[int, int]:
+        """``(text size, height)`` of the legend as drawn (cached: every frame asks)."""
+        key = (layout.legend.size, self.state.legend(), layout.px,
+               self.state.options.structure_layer)
+        if self._plan[0] != key:
+            plan = self.painter.legend_plan(*key)
+            self._plan = (key, (plan[0], plan[3]))
+        return self._plan[1]
 
     def banner_roles(self, layout: Layout) -> dict[str, Role]:
         """The banner's text roles in the window: :func:`viewer.render.banner_roles`, the
@@ -234,8 +243,7 @@ class BoardView:
     def _fold_hint(self, screen: pygame.Surface, layout: Layout) -> None:
         """Under an unfolded legend that can fold, where there is room: how to fold it."""
         rect, font = layout.legend, self.painter.fonts.get(layout.px)
-        used = self.painter.legend_plan(rect.size, self.state.legend(), layout.px,
-                                        self.state.options.structure_layer)[3]
+        used = self._legend_plan(layout)[1]
         if rect.height - used >= font.get_linesize() + 4:
             img = font.render(elide(font, "G or a click folds the legend", rect.width), True,
                               self.painter.colours["muted"])

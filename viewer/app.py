@@ -5,8 +5,8 @@ update -> draw -> flip.  The parts own their events, update and draw: the state 
 (:mod:`viewer.state`), the action table (:mod:`viewer.actions`, keys and buttons), the
 board's mouse gestures (:mod:`viewer.gesture`), the widget panel (:mod:`viewer.panel`),
 the custom-drawn parts (:mod:`viewer.components`, :mod:`viewer.code`,
-:mod:`viewer.analysis_pane`), the view (:mod:`viewer.view`) and the background
-analysis (:mod:`viewer.analysis`).
+:mod:`viewer.analysis_pane`, :mod:`viewer.compare_pane`), the view (:mod:`viewer.view`)
+and the background analysis (:mod:`viewer.analysis`).
 
 An idle window sleeps: it redraws only after input, while something moves (playback, a
 drag, a widget's hover for half a second after input, a focused text field's cursor, a

@@ -1,8 +1,11 @@
-"""The window's drawing outside the widgets: the verdict banner, the board with its
-overlay, the analysis's arrows, the dragged piece, the legend, the message line, the
-help overlay, the custom-drawn panel parts (:mod:`viewer.components`, the code panel,
-the analysis pane), and projector mode (the board, the sentence in large type and the
-legend only).  Drawn from the state model alone (plus the gesture in progress)."""
+"""The window's drawing outside the widgets: the verdict banner (with a running proof's
+budget bar), the board with its overlay, the analysis's arrows (two searches on one move:
+one arrow with both marks), the dragged piece, the legend (folded into one line in a
+small window), the message line under the board, the reason of the square under the
+mouse, the help overlay, the custom-drawn panel parts (:mod:`viewer.components`, the code
+panel, the analysis and compare panes), and projector mode (the board, the sentence in
+large type and the legend only).  Drawn from the state model alone (plus the gesture in
+progress)."""
 
 from __future__ import annotations
 

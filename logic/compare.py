@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import chess
 
 import logic
+from logic.verdict import Verdict
 from logic.vocab import Status
 
-__all__ = ["Cell", "Comparison", "compare", "disagreement", "compare_table"]
+__all__ = ["Cell", "Comparison", "compare", "disagreement", "compare_table", "cell_of",
+           "marked"]
 
 
 @dataclass(frozen=True)
@@ -67,13 +69,30 @@ def disagreement(static: Cell, exact: Cell | None) -> str:
     return ""
 
 
+def cell_of(verdict: Verdict, method: str, ms: float) -> Cell:
+    """The cell of ``verdict`` (``method``'s, for its side) that took ``ms``
+    milliseconds, not yet set against exact."""
+    return Cell(method=method, color=bool(verdict.color), blocked=bool(verdict.blocked),
+                status=str(verdict.status), rule=str(verdict.rule or ""), ms=ms)
+
+
 def _cell(board: chess.Board, color: chess.Color, method: str,
           seconds: float | None) -> Cell:
     start = time.perf_counter()
     v = logic.detect(board, color, method=method, seconds=seconds)
-    ms = (time.perf_counter() - start) * 1000
-    return Cell(method=method, color=color, blocked=bool(v.blocked), status=str(v.status),
-                rule=str(v.rule or ""), ms=ms)
+    return cell_of(v, method, (time.perf_counter() - start) * 1000)
+
+
+def marked(cells: dict[str, dict[bool, Cell]]) -> dict[str, dict[bool, Cell]]:
+    """``cells`` with every method's cells set against exact's (``disagrees``); without
+    an exact cell for a side, that side's cells are unmarked."""
+    exact = cells.get("exact", {})
+    out: dict[str, dict[bool, Cell]] = {}
+    for method, row in cells.items():
+        out[method] = {color: c if method == "exact" else
+                       replace(c, disagrees=disagreement(c, exact.get(color)))
+                       for color, c in row.items()}
+    return out
 
 
 def compare(board: chess.Board, *, seconds: float | None = None,
@@ -90,15 +109,7 @@ def compare(board: chess.Board, *, seconds: float | None = None,
             cells.setdefault(method, {})[color] = c
             if on_cell is not None:
                 on_cell(c)
-    exact = cells.get("exact", {})
-    for method, row in cells.items():
-        if method == "exact":
-            continue
-        for color, c in row.items():
-            mark = disagreement(c, exact.get(color))
-            if mark:
-                row[color] = Cell(**{**c.__dict__, "disagrees": mark})
-    return Comparison(fen=board.fen(), cells=cells)
+    return Comparison(fen=board.fen(), cells=marked(cells))
 
 
 def compare_table(cmp: Comparison, *, times: bool = True) -> str:

@@ -453,10 +453,10 @@ def test_every_frame_paints_every_pixel_after_switching_panes(app: App) -> None:
 
 @pytest.mark.parametrize(("size", "step"), [((1280, 860), None), ((900, 650), 1)])
 def test_a_message_leaves_the_board_and_the_headline_clear(home, tmp_path, size, step) -> None:
-    """A message (a long one that wraps) is drawn in the banner below its headline (the
-    verdict, or the step's sentence while stepping): the board with its rank and file
-    labels and the headline's pixels are as without it, at a large and the smallest
-    window."""
+    """A message (a long one, cut to its line) is drawn on the message line under the
+    board: the board with its rank and file labels, the headline's pixels and the whole
+    banner are as without it (the verdict, or the step's sentence while stepping, stays
+    readable), at a large and the smallest window."""
     from viewer.render import board_cover
 
     a = App(Settings(fen=WIKI), size=size, export_dir=tmp_path / "exports")
@@ -474,9 +474,11 @@ def test_a_message_leaves_the_board_and_the_headline_clear(home, tmp_path, size,
 
     before = areas()
     banner = pygame.image.tobytes(a.screen.subsurface(a.layout.banner), "RGB")
+    status = pygame.image.tobytes(a.screen.subsurface(a.layout.status), "RGB")
     a.state.say("Not loaded: " + "a long reason that has to wrap " * 12)
     assert areas() == before
-    assert pygame.image.tobytes(a.screen.subsurface(a.layout.banner), "RGB") != banner
+    assert pygame.image.tobytes(a.screen.subsurface(a.layout.banner), "RGB") == banner
+    assert pygame.image.tobytes(a.screen.subsurface(a.layout.status), "RGB") != status
     pygame.display.quit()
 
 

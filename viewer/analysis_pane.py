@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import chess
 import pygame
 
+from viewer.actions import ACTIONS
 from viewer.analysis import EXACT_SECONDS
 from viewer.components import PaneButton, Same, wheel_steps
 from viewer.render import ARROW_STYLES
@@ -206,9 +207,12 @@ class AnalysisPane:
                             ("line:last", ">|")):
             buttons.append(PaneButton(name, label, pygame.Rect(x, y, bh * 2, bh)))
             x += bh * 2 + 4
-        width = max(bh * 4, min(self.px * 14, self.rect.right - x - 6))
-        buttons.append(PaneButton("line:stop", "Back to the position",
-                                  pygame.Rect(x, y, width, bh)))
+        label = ACTIONS["line:stop"].label
+        width = self.painter.fonts.get(self.px).size(label)[0] + self.px * 2
+        if x + width > self.rect.right - 6:  # no room beside the moves: a row of its own
+            x, y = x0, y + bh + 4
+        width = min(width, self.rect.right - 6 - x)
+        buttons.append(PaneButton("line:stop", label, pygame.Rect(x, y, width, bh)))
         return y + bh + 10
 
     def handle(self, event: pygame.event.Event, host: Host) -> bool:

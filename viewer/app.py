@@ -5,8 +5,8 @@ update -> draw -> flip.  The parts own their events, update and draw: the state 
 (:mod:`viewer.state`), the action table (:mod:`viewer.actions`, keys and buttons), the
 board's mouse gestures (:mod:`viewer.gesture`), the widget panel (:mod:`viewer.panel`),
 the custom-drawn parts (:mod:`viewer.components`, :mod:`viewer.code`,
-:mod:`viewer.analysis_pane`), the view (:mod:`viewer.view`) and the background
-analysis (:mod:`viewer.analysis`).
+:mod:`viewer.analysis_pane`, :mod:`viewer.compare_pane`), the view (:mod:`viewer.view`)
+and the background analysis (:mod:`viewer.analysis`).
 
 An idle window sleeps: it redraws only after input, while something moves (playback, a
 drag, a widget's hover for half a second after input, a focused text field's cursor, a
@@ -33,6 +33,7 @@ from viewer.actions import bindings, event_specs, run_action
 from viewer.analysis import Analysis, AnalysisResult, default_engine
 from viewer.analysis_pane import AnalysisPane
 from viewer.code import CodePanel
+from viewer.compare_pane import ComparePane
 from viewer.components import Scrubber, StepList
 from viewer.display import WAKE, has_display, wake, window_size
 from viewer.export import Exporter
@@ -98,7 +99,8 @@ class App(Services):
         self.steps = StepList(self.state, self.painter)
         self.code = CodePanel(self.state, self.painter)
         self.pane = AnalysisPane(self.state, self.painter)
-        self.parts = (self.scrubber, self.steps, self.code, self.pane)
+        self.compare = ComparePane(self.state, self.painter, notify=wake)
+        self.parts = (self.scrubber, self.steps, self.code, self.pane, self.compare)
         self.layout: Layout = compute_layout(self.screen.get_size())
         self._layout_key: tuple[Any, ...] = ()
         self.file_dialog = None
@@ -124,13 +126,14 @@ class App(Services):
     def _wanted_layout(self) -> tuple[Any, ...]:
         s = self.state
         return (self.screen.get_size(), s.options.structure_layer, s.legend(), s.options.projector,
-                s.options.theme)
+                not s.options.legend_open, s.options.theme)
 
     def relayout(self) -> None:
         """Lay the window out for its size, layers and mode; rebuild and place the parts."""
         self._layout_key = key = self._wanted_layout()
-        self.painter.set_colours(THEMES[key[4]])
-        self.layout = compute_layout(key[0], structure=key[1], legend=key[2], projector=key[3])
+        self.painter.set_colours(THEMES[key[5]])
+        self.layout = compute_layout(key[0], structure=key[1], legend=key[2], projector=key[3],
+                                     fold=key[4])
         self.panel.build(self.layout)
         self._place()
 
@@ -140,8 +143,10 @@ class App(Services):
         self.scrubber.place(lay.cells.get("scrubber", _NONE), lay.px)
         bodies = dict(zip(self.panel.panes, (s.body for s in lay.slots), strict=False))
         for name, part in (("steps", self.steps), ("code", self.code),
-                           ("analysis", self.pane)):
+                           ("analysis", self.pane), ("compare", self.compare)):
             part.place(bodies.get(name, _NONE), lay.px)
+        if "compare" in self.panel.panes:
+            self.compare.slot = (self.panel.panes.index("compare"), len(self.panel.panes))
         self._dirty = True
 
     # -- events -------------------------------------------------------------------------
@@ -157,6 +162,10 @@ class App(Services):
             return
         if event.type == WAKE:
             return
+        if event.type == pygame.MOUSEMOTION:
+            self.view.hover = event.pos  # a square under the mouse shows its reason
+        elif event.type == pygame.WINDOWLEAVE:
+            self.view.hover = None
         consumed = self.manager.process_events(event)
         if event.type >= pygame.USEREVENT:
             if event.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
@@ -173,8 +182,18 @@ class App(Services):
         elif not consumed and not self.layout.projector and \
                 any(part.handle(event, self) for part in self.parts):
             return
-        elif not consumed:
+        elif not consumed and not self._legend_click(event):
             self.gestures.handle(event, self.layout.board)
+
+    def _legend_click(self, event: pygame.event.Event) -> bool:
+        """A click on the legend of a window small enough to fold it folds or unfolds it;
+        True if it was one."""
+        lay = self.layout
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and lay.foldable \
+                and not lay.projector and lay.legend.collidepoint(event.pos):
+            run_action("legend", self)
+            return True
+        return False
 
     def _key(self, event: pygame.event.Event) -> None:
         ctrl = bool(event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META))
@@ -191,7 +210,8 @@ class App(Services):
         widgets in step with the state, and save the settings when an edit asks for it."""
         state = self.state
         if (state.playback.timeline.tick(dt) or state.tick(dt / 1000.0) or state.poll_proof()
-                or state.poll_playlist() or state.poll_user_list() or self.exporter.poll()):
+                or state.poll_playlist() or state.poll_user_list() or self.exporter.poll()
+                or self.compare.update()):
             self._dirty = True
         if self._wanted_layout() != self._layout_key:
             self.relayout()
@@ -327,6 +347,7 @@ class App(Services):
         err = self.exporter.close()  # a GIF being encoded is written first
         err = " · ".join(e for e in (err, self._save()) if e) or None
         self.state.close()
+        self.compare.close()
         self.analysis.close()
         pygame.display.quit()
         return err

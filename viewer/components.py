@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
+import chess
 import pygame
 
 from viewer.actions import run_action
@@ -192,6 +193,10 @@ class StepList:
         self._measured: tuple[Any, Any] = (None, None)
         self._title_memo: tuple[Any, list[str]] = (None, [])
         self._followed: Any = None
+        #: the running proof's token and the structures solved per side so far
+        self._solved: tuple[Any, dict[bool, int]] = (None, {})
+        #: the proof's budget bar (while one runs)
+        self.bar = pygame.Rect(0, 0, 0, 0)
 
     def place(self, rect: pygame.Rect, px: int) -> None:
         """Put the part in ``rect`` (an empty rectangle hides it) with text of ``px`` pixels."""
@@ -306,9 +311,37 @@ class StepList:
                 break
         return True
 
+    def proving_lines(self) -> list[str]:
+        """While a background proof runs and no steps are in: what it has solved so far,
+        a line per side (the prover reports a count of the pawn structures it solved);
+        empty otherwise."""
+        state = self.state
+        p = state.proof.proving()
+        if p is None or state.playback.verdict is not None:
+            return []
+        if self._solved[0] != p.token:
+            self._solved = (p.token, {})
+        solved = self._solved[1]
+        solved[bool(p.color)] = p.structures
+        budget = state.proof_budget()
+        lines = [f"Proving ({state.options.method}) … {p.stage_seconds():.1f} s of {budget:g} s "
+                 "for this side"]
+        for k, color in enumerate(sorted(solved, key=lambda c: c != bool(p.color))):
+            side = chess.COLOR_NAMES[color].capitalize()
+            now = " (now)" if color == bool(p.color) else " (proved)"
+            lines.append(f"{k + 1}. {side}: {solved[color]:,} pawn structures solved{now}")
+        if len(solved) < 2:
+            other = chess.COLOR_NAMES[not p.color].capitalize()
+            lines.append(f"2. {other}: next")
+        return lines
+
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the part in its rectangle (from a cache while what it shows is unchanged)."""
         if self.rect.width <= 0 or self.rect.height <= 0:
+            return
+        proving = self.proving_lines()
+        if proving:
+            self._draw_proving(surface, proving)
             return
         self._follow()
         rows, _height = self.rows()
@@ -316,6 +349,27 @@ class StepList:
         key = ("steplist", self._rows[0], self.scroll)
         surf = self.painter.cached(key, lambda: self._make(rows, tl), False)
         surface.blit(surf, self.rect)
+
+    def _draw_proving(self, surface: pygame.Surface, lines: list[str]) -> None:
+        """The proof's progress: its budget bar, then the structures solved per side."""
+        p, c = self.painter, self.painter.colours
+        surface.fill((33, 40, 45), self.rect)
+        bold, regular = p.fonts.get(self.px, "bold"), p.fonts.get(self.px)
+        x, y, w = self.rect.left + 6, self.rect.top + 3, self.rect.width - 12
+        for part in wrap(bold, lines[0], w):
+            surface.blit(bold.render(part, True, c["text"]), (x, y))
+            y += bold.get_linesize()
+        share = self.state.proof_share()
+        self.bar = pygame.Rect(x, y + 4, w, max(6, self.px // 2))
+        pygame.draw.rect(surface, (52, 58, 62), self.bar, border_radius=3)
+        pygame.draw.rect(surface, c["path"], (self.bar.left, self.bar.top,
+                                              round(self.bar.width * share), self.bar.height),
+                         border_radius=3)
+        y = self.bar.bottom + 8
+        for text in lines[1:]:
+            for part in wrap(regular, text, w - 16):
+                surface.blit(regular.render(part, True, c["text"]), (x + 10, y))
+                y += regular.get_linesize()
 
     def _make(self, rows: tuple[_Row, ...], tl: Any) -> pygame.Surface:
         p, c = self.painter, self.painter.colours

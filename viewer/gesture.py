@@ -34,6 +34,9 @@ GESTURE_HELP: tuple[tuple[str, str], ...] = (
     ("Drag on empty squares", "paint: a pawn chain, or erase with the eraser"),
     ("Drag a piece", "move it; drop it off the board to delete it"),
     ("Right-click", "delete the piece under the mouse"),
+    ("Mouse over a square", "its reason: the pawn's note, or the step about the square"),
+    ("Click the legend", "fold / unfold it in a small window"),
+    ("Click a Compare cell", "that method and side on the board, with its trace"),
 )
 
 #: a press becomes a drag once the mouse moved more than this many pixels

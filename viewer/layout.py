@@ -4,14 +4,17 @@ Sizes follow the window: :func:`ui_scale` turns the window size into one factor
 (1.0 at 1280x860, at least 0.8, at most 3.0) that scales every row, gap and font.
 The window is made of
 
-* a left column: the banner, the board (as large as the height allows) and the legend;
+* a left column: the banner, the board (as large as the height allows), the status
+  line (messages: they never cover the banner or the board) and the legend;
 * the controls: a column of rows declared as data (:data:`CONTROL_ROWS`), each split
   into cells by weight;
 * the dock: one or two *slots*, each a tab bar (the panes :data:`PANES`) over a body.
 
 When the window is wide enough the dock is a third column of the full height (two
 slots stacked when it is tall enough); otherwise it sits under the controls (two slots
-side by side when it is wide enough).  Projector mode is the board, the sentence and the
+side by side when it is wide enough).  Where the legend would cost the board more than a
+fifth of its side (small windows), it folds into one line under the board (``fold``; the
+window unfolds it on request).  Projector mode is the board, the sentence and the
 legend only.  :data:`MIN_SIZE` is the smallest window the layout is designed for: from
 there up to 4K no two rectangles overlap (tests check every size in between).
 """
@@ -28,12 +31,18 @@ import pygame
 from viewer.theme import PANE_LABELS, PANES, LegendItem
 
 __all__ = ["Row", "Layout", "Slot", "CONTROL_ROWS", "MIN_SIZE", "PROJECTOR_LEGEND", "PANES",
-           "PANE_LABELS", "compute_layout", "ui_scale", "legend_height"]
+           "PANE_LABELS", "compute_layout", "ui_scale", "legend_height", "status_height",
+           "BODY_PX", "FOLD_BELOW"]
 
 #: the smallest window the layout is designed for (the window cannot be made smaller)
 MIN_SIZE = (900, 650)
 #: projector mode's legend type, relative to the window's text size
 PROJECTOR_LEGEND = 1.5
+#: the body text at scale 1 (1280x860: 15 px) and its floor in the smallest window
+BODY_PX, LEAST_PX = 15, 12
+#: the legend folds when, unfolded, the board's side would be less than this share of
+#: the side it has without the legend
+FOLD_BELOW = 0.8
 
 
 class Row(NamedTuple):
@@ -67,7 +76,7 @@ CONTROL_ROWS: tuple[Row, ...] = (
 TAB_H, TAB_GAP, SPACING = 28, 4, 4
 #: the tabs' widths by their labels' lengths
 TAB_WEIGHTS = {"story": 0.9, "steps": 0.9, "code": 0.8, "analysis": 1.35, "library": 1.1,
-               "export": 1.0}
+               "export": 1.0, "compare": 1.25}
 
 
 def ui_scale(size: tuple[int, int]) -> float:
@@ -105,6 +114,12 @@ class Layout:
     slots: tuple[Slot, ...] = ()
     projector: bool = False
     sentence: pygame.Rect = field(default_factory=pygame.Rect)
+    #: the message line (empty in projector mode, where a message lies on the board)
+    status: pygame.Rect = field(default_factory=pygame.Rect)
+    #: the legend is folded into one line (``legend`` is that line)
+    folded: bool = False
+    #: the legend folds at this size (a click on it or G folds and unfolds it)
+    foldable: bool = False
 
     def cell(self, name: str) -> pygame.Rect:
         """The rectangle of control ``name``."""
@@ -113,7 +128,8 @@ class Layout:
     def leaves(self) -> dict[str, pygame.Rect]:
         """Every rectangle something is drawn in, by name (none may overlap another)."""
         out = {name: r for name, r in (("banner", self.banner), ("board", self.board),
-                                       ("legend", self.legend), ("sentence", self.sentence))
+                                       ("legend", self.legend), ("sentence", self.sentence),
+                                       ("status", self.status))
                if r.width and r.height}
         out.update(self.cells)
         for i, slot in enumerate(self.slots):
@@ -158,7 +174,18 @@ def legend_height(width: int, items: Sequence[LegendItem], px: int, structure: b
     return height + 2
 
 
-def _slots(dock: pygame.Rect, n: int, stacked: bool, scale: float) -> tuple[Slot, ...]:
+def _tab_rows(width: int, px: int) -> tuple[tuple[str, ...], ...]:
+    """The dock's tabs in one row, or two when their labels at ``px`` do not fit in
+    ``width`` pixels side by side."""
+    least = sum(len(PANE_LABELS[p]) * 0.62 * px + 14 for p in PANES)
+    if least <= width:
+        return (PANES,)
+    half = (len(PANES) + 1) // 2
+    return PANES[:half], PANES[half:]
+
+
+def _slots(dock: pygame.Rect, n: int, stacked: bool, scale: float, px: int
+           ) -> tuple[Slot, ...]:
     gap = round(8 * scale)
     out = []
     for i in range(n):
@@ -168,65 +195,91 @@ def _slots(dock: pygame.Rect, n: int, stacked: bool, scale: float) -> tuple[Slot
         else:
             w = (dock.width - gap * (n - 1)) // n
             r = pygame.Rect(dock.left + i * (w + gap), dock.top, w, dock.height)
-        tab_h = round(TAB_H * scale)
-        tabs = _row_cells(Row(TAB_H, TAB_GAP, tuple((p, TAB_WEIGHTS.get(p, 1.0)) for p in PANES)),
-                          r.left, r.top, r.width, scale)
-        body_top = r.top + tab_h + round(TAB_GAP * scale)
-        out.append(Slot(tabs, pygame.Rect(r.left, body_top, r.width, r.bottom - body_top)))
+        tab_h, tab_gap = round(TAB_H * scale), round(TAB_GAP * scale)
+        tabs: dict[str, pygame.Rect] = {}
+        y = r.top
+        for names in _tab_rows(r.width, px):
+            tabs.update(_row_cells(Row(TAB_H, TAB_GAP, tuple((p, TAB_WEIGHTS.get(p, 1.0))
+                                                             for p in names)),
+                                   r.left, y, r.width, scale))
+            y += tab_h + tab_gap
+        out.append(Slot(tabs, pygame.Rect(r.left, y, r.width, r.bottom - y)))
     return tuple(out)
 
 
+def status_height(px: int) -> int:
+    """The message line's height for body text of ``px`` pixels."""
+    return round(px * 1.75)
+
+
 def compute_layout(size: tuple[int, int], *, structure: bool = False,
-                   legend: Sequence[LegendItem] = (), projector: bool = False) -> Layout:
+                   legend: Sequence[LegendItem] = (), projector: bool = False,
+                   fold: bool = False) -> Layout:
     """The layout of a window of ``size``: ``structure`` makes room for the pawn-structure
     layer's file tags above the board and its key under the legend; ``legend`` is the
-    legend's items; ``projector`` lays out projector mode.
+    legend's items; ``projector`` lays out projector mode; ``fold`` folds the legend
+    into one line under the board where it is ``foldable`` (it would cost the board more
+    than :data:`FOLD_BELOW` of its side).
 
     Of the arrangements that fit, the one with the largest board wins: three columns
     (the legend under the controls, the dock on the right), or two columns with the
-    legend under the board or beside it."""
+    legend under the board or beside it (or folded)."""
     w, h = size
     s = ui_scale(size)
-    px = max(12, round(14 * s))
+    px = max(LEAST_PX, round(BODY_PX * s))
     if projector:
         return _projector(size, s, px, legend, structure)
     pad = round(8 * s)
     ctrl_w = max(320, round(340 * s))
     banner_h = max(112, round(118 * s))
     tags = round(22 * s) if structure else 0
+    st_h = status_height(px)
     controls_h = pad + sum(round(r.height * s) + round(r.gap * s) for r in CONTROL_ROWS)
-    high = h - banner_h - tags - 3 * pad  # the board's side if only the banner is above it
-    lh3 = legend_height(ctrl_w - 2 * pad, legend, px, structure)
-    if (w - high - pad - ctrl_w >= round(380 * s)
-            and controls_h + round(6 * s) + lh3 + pad <= h):
-        return _three_columns(size, s, px, pad, banner_h, tags, high + pad, ctrl_w, lh3,
-                              controls_h)
+    # the board's side if only the banner and the message line are above and below it
+    high = h - banner_h - tags - st_h - 3 * pad
+    # three columns: the legend under the controls, its text as large as fits there (down
+    # to four fifths of the body text; the renderer shrinks it to the height given)
+    lh3 = next((lh for lh in (legend_height(ctrl_w - 2 * pad, legend, lpx, structure)
+                              for lpx in range(px, max(LEAST_PX, round(px * 0.8)) - 1, -1))
+                if controls_h + round(6 * s) + lh + pad <= h), 0)
+    if w - high - pad - ctrl_w >= round(380 * s) and lh3:
+        return _three_columns(size, s, px, pad, (banner_h, tags, st_h), high + pad, ctrl_w,
+                              lh3, controls_h)
     left_w = w - ctrl_w
     lh_a = legend_height(left_w - 2 * pad, legend, px, structure)
     side_a = min(left_w - pad, high - lh_a)
     lw = next((x for x in (round(px * f) for f in (15, 19, 24, 30))
                if legend_height(x, legend, px, structure) <= high + pad), 0)
     side_b = min(left_w - lw - 2 * pad, high + pad) if lw else 0
-    beside = side_b > side_a
+    fold_h = round(px * 1.9)
+    foldable = max(side_a, side_b) < FOLD_BELOW * min(left_w - pad, high)
+    folded = fold and foldable
+    beside = not folded and side_b > side_a
     # the controls and the dock get what the board does not need (up to a limit)
-    need = side_b + lw + 2 * pad if beside else side_a + pad
+    if folded:
+        need = min(left_w - pad, high - fold_h) + pad
+    else:
+        need = side_b + lw + 2 * pad if beside else side_a + pad
     left_w = w - max(ctrl_w, min(round(460 * s), w - need))
     banner = pygame.Rect(pad, pad, left_w - 2 * pad, banner_h)
     top = banner.bottom + pad // 2 + tags
     if beside:
         legend_r = pygame.Rect(left_w - pad - lw, top + pad, lw, h - top - 2 * pad)
         bw = legend_r.left - pad - pad // 2
-        board = pygame.Rect(pad // 2, top, bw, min(h - pad - top, bw))
+        board = pygame.Rect(pad // 2, top, bw, min(h - pad - top - st_h - pad // 2, bw))
+        status = pygame.Rect(pad // 2, board.bottom + pad // 2, bw, st_h)
     else:
-        lh = legend_height(left_w - 2 * pad, legend, px, structure)
+        lh = fold_h if folded else legend_height(left_w - 2 * pad, legend, px, structure)
         legend_r = pygame.Rect(pad, h - pad - lh, left_w - 2 * pad, lh)
-        board = pygame.Rect(pad // 2, top, left_w - pad, legend_r.top - pad // 2 - top)
+        status = pygame.Rect(pad, legend_r.top - pad // 2 - st_h, left_w - 2 * pad, st_h)
+        board = pygame.Rect(pad // 2, top, left_w - pad, status.top - pad // 2 - top)
     panel = pygame.Rect(left_w, 0, w - left_w, h)
     cells = _controls(panel, pad, s)
     dock = pygame.Rect(panel.left + pad, controls_h + round(4 * s), panel.width - 2 * pad,
                        h - controls_h - round(4 * s) - pad)
-    slots = _slots(dock, 2 if dock.width >= round(640 * s) else 1, False, s)
-    return Layout((w, h), s, px, banner, board, legend_r, panel, cells, slots)
+    slots = _slots(dock, 2 if dock.width >= round(640 * s) else 1, False, s, px)
+    return Layout((w, h), s, px, banner, board, legend_r, panel, cells, slots, status=status,
+                  folded=folded, foldable=foldable)
 
 
 def _controls(panel: pygame.Rect, pad: int, s: float) -> dict[str, pygame.Rect]:
@@ -238,19 +291,24 @@ def _controls(panel: pygame.Rect, pad: int, s: float) -> dict[str, pygame.Rect]:
     return cells
 
 
-def _three_columns(size: tuple[int, int], s: float, px: int, pad: int, banner_h: int,
-                   tags: int, left_w: int, ctrl_w: int, lh: int, controls_h: int) -> Layout:
+def _three_columns(size: tuple[int, int], s: float, px: int, pad: int,
+                   heights: tuple[int, int, int], left_w: int, ctrl_w: int, lh: int,
+                   controls_h: int) -> Layout:
+    """The left column (banner, board, message line), the controls with the legend under
+    them, the dock; ``heights``: the banner's, the file tags' and the message line's."""
     w, h = size
+    banner_h, tags, st_h = heights
     banner = pygame.Rect(pad, pad, left_w - 2 * pad, banner_h)
     top = banner.bottom + pad // 2 + tags
-    board = pygame.Rect(pad // 2, top, left_w - pad, h - pad - top)
+    board = pygame.Rect(pad // 2, top, left_w - pad, h - pad - top - st_h - pad // 2)
+    status = pygame.Rect(pad, board.bottom + pad // 2, left_w - 2 * pad, st_h)
     panel = pygame.Rect(left_w, 0, ctrl_w, h)
     cells = _controls(panel, pad, s)
     legend_r = pygame.Rect(panel.left + pad, controls_h + round(6 * s), ctrl_w - 2 * pad, lh)
     dock = pygame.Rect(panel.right + pad // 2, pad, w - panel.right - pad - pad // 2,
                        h - 2 * pad)
-    slots = _slots(dock, 2 if dock.height >= round(760 * s) else 1, True, s)
-    return Layout((w, h), s, px, banner, board, legend_r, panel, cells, slots)
+    slots = _slots(dock, 2 if dock.height >= round(760 * s) else 1, True, s, px)
+    return Layout((w, h), s, px, banner, board, legend_r, panel, cells, slots, status=status)
 
 
 def _projector(size: tuple[int, int], s: float, px: int, legend: Sequence[LegendItem],

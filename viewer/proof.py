@@ -56,7 +56,8 @@ def provable(board: chess.Board, key: tuple[Any, ...] | None = None) -> bool:
 class Progress(NamedTuple):
     """A running job: its ``token``, the side being proved now (``color``), the
     ``structures`` solved so far for that side, ``stage`` (0: the side asked about,
-    1: the other side), ``started`` (``time.monotonic()`` at the start) and ``line``
+    1: the other side), ``started`` (``time.monotonic()`` at the start), ``stage_started``
+    (when this stage, with its own budget, started; 0.0: with the job) and ``line``
     (True once the side's breakthrough is proved and its line is being computed)."""
 
     token: Hashable
@@ -65,10 +66,16 @@ class Progress(NamedTuple):
     stage: int
     started: float
     line: bool = False
+    stage_started: float = 0.0
 
     def seconds(self, now: float | None = None) -> float:
         """Seconds since the job started."""
         return max(0.0, (time.monotonic() if now is None else now) - self.started)
+
+    def stage_seconds(self, now: float | None = None) -> float:
+        """Seconds since this stage (this side's proof, with its own budget) started."""
+        since = max(self.started, self.stage_started)
+        return max(0.0, (time.monotonic() if now is None else now) - since)
 
 
 class Outcome(NamedTuple):
@@ -167,15 +174,19 @@ class ProofJob:
         for stage, color in ((0, req.color), (1, not req.color)):
             if ticket.cancelled():
                 return
-            job.report(ticket, Progress(req.token, color, 0, stage, started))
+            now = time.monotonic()
+            job.report(ticket, Progress(req.token, color, 0, stage, started, stage_started=now))
 
-            def report(n: int, color: bool = color, stage: int = stage) -> None:
-                job.report(ticket, Progress(req.token, color, n, stage, started))
+            def report(n: int, color: bool = color, stage: int = stage,
+                       since: float = now) -> None:
+                job.report(ticket, Progress(req.token, color, n, stage, started,
+                                            stage_started=since))
 
-            def on_line(color: bool = color, stage: int = stage) -> None:
+            def on_line(color: bool = color, stage: int = stage, since: float = now) -> None:
                 p = job.progress
                 n = p.structures if p is not None and p.color == color else 0
-                job.report(ticket, Progress(req.token, color, n, stage, started, line=True))
+                job.report(ticket, Progress(req.token, color, n, stage, started, line=True,
+                                            stage_started=since))
 
             try:
                 if method is None:

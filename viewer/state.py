@@ -69,6 +69,8 @@ class Message:
 
     text: str = ""
     seconds: float = 0.0
+    #: what the message is about ("proof": a proof's own; it goes when a new one starts)
+    about: str = ""
 
 
 class ViewerState:
@@ -122,6 +124,8 @@ class ViewerState:
         if self.proof.start(self.options.method, color, board, key,
                             shown.timeline.index if keep else None):
             shown.show(None, None, keep=False)
+            if self.message.about == "proof":  # "Proof cancelled" is old news now
+                self.message = Message()
         elif shown.verdict is not None:
             shown.timeline.load(shown.verdict, keep=keep)
 
@@ -132,7 +136,7 @@ class ViewerState:
         outcomes = self.proof.take()
         for out in outcomes:
             if out.verdict is None:
-                self.say(f"The exact prover failed: {out.error}")
+                self.say(f"The exact prover failed: {out.error}", about="proof")
             elif out.stage == 0:
                 self.playback.show_main(out.verdict, self.proof.keep_step)
             else:
@@ -163,6 +167,20 @@ class ViewerState:
         self.say(f"Proving again with {retry.seconds:g} s a side")
         return True
 
+    def proof_budget(self) -> float:
+        """The running proof's time limit per side in seconds (a raised one, else the
+        method's own)."""
+        method = logic.METHODS[self.options.method]
+        return float(self.proof.seconds or getattr(method, "max_seconds", 0.0) or 0.0)
+
+    def proof_share(self, now: float | None = None) -> float:
+        """How much of its time limit the side being proved has used at ``now``
+        (``time.monotonic()``; None: now): 0 to 1, 0 when none runs or it has no limit."""
+        p, budget = self.proof.proving(), self.proof_budget()
+        if p is None or budget <= 0:
+            return 0.0
+        return max(0.0, min(1.0, p.stage_seconds(now) / budget))
+
     def can_prove_longer(self) -> bool:
         """Whether R can still give the proof a bigger budget
         (:func:`logic.exact.next_budget`)."""
@@ -192,9 +210,10 @@ class ViewerState:
         return legend_items(o.method, kpk=bool(self.playback.kpk), search=o.search_on)
 
     # -- messages ---------------------------------------------------------------------
-    def say(self, text: str, seconds: float = 3.0) -> None:
-        """Show ``text`` (bounded) on the message line for ``seconds``."""
-        self.message = Message(bounded(text), seconds)
+    def say(self, text: str, seconds: float = 3.0, about: str = "") -> None:
+        """Show ``text`` (bounded) on the message line for ``seconds``; ``about`` names
+        what it is about ("proof": it goes as soon as a new proof starts)."""
+        self.message = Message(bounded(text), seconds, about)
 
     def tick(self, seconds: float) -> bool:
         """Let ``seconds`` pass for the message line; True when a message just ended."""
@@ -248,7 +267,7 @@ class ViewerState:
         elif o.projector:
             o.projector = False
         elif self.proof.cancel():
-            self.say("Proof cancelled: R proves again")
+            self.say("Proof cancelled: R proves again", about="proof")
         elif self.position.line is not None:
             self.stop_line()
         else:

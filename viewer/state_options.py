@@ -79,6 +79,8 @@ class Options:
         self.theme = s.theme if s.theme in ("light", "dark") else "dark"
         self.show_help = False
         self.projector = False
+        #: the legend unfolded where the window is small enough to fold it
+        self.legend_open = False
         #: the panes the dock shows, per number of slots
         self.panes: dict[int, list[str]] = {n: list(p) for n, p in DEFAULT_PANES.items()}
         self.place_analysis_pane()
@@ -92,6 +94,10 @@ class Options:
 
     def toggle_help(self) -> None:
         self.show_help = not self.show_help
+
+    def toggle_legend(self) -> None:
+        """Fold or unfold the legend (where the window is small enough to fold it)."""
+        self.legend_open = not self.legend_open
 
     def toggle_projector(self) -> None:
         """Projector mode: the board, the sentence in large type and the legend only."""

@@ -16,6 +16,7 @@ import chess
 
 import logic
 from logic import kpk_rules
+from logic.steps import Step
 from logic.verdict import Verdict
 from viewer.playlist import case_facts, is_suspect, progress_text
 from viewer.theme import Block
@@ -28,7 +29,7 @@ __all__ = ["SHOWN", "bounded", "esc", "banner_text", "window_banner", "frame_ban
            "both_sides", "side_summary", "projector_blocks", "proof_banner", "proving_text",
            "explanation_html", "caption_html", "search_html", "status_line", "step_line",
            "status_names", "san_line", "score_text", "frame_explanation", "case_line",
-           "side_note"]
+           "side_note", "step_headline"]
 
 #: at most this many characters of one piece of outside text are shown
 SHOWN = 200
@@ -142,7 +143,7 @@ def frame_banner(verdict: Verdict | None, other: Verdict | None = None, index: i
         step = verdict.steps[index]
         return Banner(kind, (
             Block(f"step {index + 1} of {len(verdict.steps)} · {step.section}", "label"),
-            Block(f"{step.phase}: {step.text}", "head"), Block(finals, "sub")))
+            Block(step_headline(step), "head"), Block(finals, "sub")))
     if kpk:
         side = str(kpk["side"]).capitalize()
         win = kpk["result"] == "win"
@@ -156,6 +157,14 @@ def frame_banner(verdict: Verdict | None, other: Verdict | None = None, index: i
             and verdict.code != "breaks":
         head = f"{verdict.side}: no blockage proved"
     return Banner(kind, (Block(head, "head"), Block(reason, "sub"), other_side))
+
+
+def step_headline(step: Step) -> str:
+    """A step as a headline: its phase, then its sentence; a sentence that opens with
+    its own phase ("Flood cycle 1: ...") is not prefixed with it again."""
+    if step.text.casefold().startswith(step.phase.casefold()):
+        return step.text
+    return f"{step.phase}: {step.text}"
 
 
 def proving_text(progress: Any) -> str:
@@ -275,7 +284,7 @@ def frame_explanation(verdict: Verdict | None, index: int | None, caption: str =
     top = [bounded(caption, OWN)] if caption else []
     if index is not None and 0 <= index < len(verdict.steps):
         step = verdict.steps[index]
-        return "\n".join([*top, f"[{step.section}] {step.phase}: {step.text}"])
+        return "\n".join([*top, f"[{step.section}] {step_headline(step)}"])
     lines = [*top, verdict.reason]
     for note in verdict.pawns:
         lines.append(f"• {chess.square_name(note.square)} ({note.category}, "

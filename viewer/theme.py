@@ -104,9 +104,9 @@ GUI_COLOURS: dict[str, dict[str, str]] = {
 
 
 #: the dock's panes, in tab order, and their tab labels
-PANES = ("story", "steps", "code", "analysis", "library", "export")
-PANE_LABELS = {"story": "Story", "steps": "Steps", "code": "Code", "analysis": "Analysis",
-               "library": "Library", "export": "Export"}
+PANES = ("story", "steps", "code", "compare", "analysis", "library", "export")
+PANE_LABELS = {"story": "Story", "steps": "Steps", "code": "Code", "compare": "Compare",
+               "analysis": "Analysis", "library": "Library", "export": "Export"}
 
 
 class Role(NamedTuple):
@@ -162,7 +162,8 @@ KPK_LEGEND: tuple[LegendItem, ...] = (
 #: shown while the analysis pane draws its arrows (solid, dashed, hollow head)
 ARROW_LEGEND: tuple[LegendItem, ...] = (
     LegendItem("arrows", "arrow_with", "",
-               "best move: solid with detection, dashed without, hollow head engine"),
+               "best move: solid with detection, dashed without (dashes in a solid arrow: "
+               "both), hollow head engine"),
 )
 
 #: the exact prover's overlays (shown instead of :data:`LEGEND` in exact mode)

@@ -142,7 +142,8 @@ class Timeline:
         self.speed = max(self.MIN_SPEED, min(self.MAX_SPEED, steps_per_second))
 
     def tick(self, dt_ms: float) -> bool:
-        """Advance playback by ``dt_ms``; True if the step changed."""
+        """Advance playback by ``dt_ms``; True if the step changed or playback ended (the
+        Play button reads "Play" again: the window must draw that frame)."""
         if not self.playing or self.index is None:
             return False
         self._acc += dt_ms / 1000.0 * self.speed
@@ -151,6 +152,7 @@ class Timeline:
             self._acc -= 1.0
             if self.index >= self.count - 1:
                 self.playing = False
+                moved = True
                 break
             self.index += 1
             moved = True

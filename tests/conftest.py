@@ -26,6 +26,15 @@ def _fresh_cache():
     yield
 
 
+@pytest.fixture
+def home(tmp_path, monkeypatch) -> Path:
+    """A fresh user folder (``PAWNFENCE_HOME``) for a viewer test, with the dummy video
+    driver."""
+    monkeypatch.setenv("PAWNFENCE_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    return tmp_path / "home"
+
+
 @pytest.fixture(scope="session")
 def syzygy_dir() -> Path:
     path = SHARED / "syzygy"

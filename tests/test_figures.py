@@ -43,13 +43,6 @@ def test_a_figure_gives_the_provers_run_only_when_asked(tmp_path) -> None:
     assert "1 structure, " in stats and " s)" in stats
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch) -> Path:
-    monkeypatch.setenv("PAWNFENCE_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    return tmp_path / "home"
-
-
 def test_the_window_switches_to_light_and_remembers_it(home) -> None:
     """Ctrl+T switches the window's colours (board view, panes, widgets) between dark,
     the default, and light; the choice is saved in the settings and comes back."""

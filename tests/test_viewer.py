@@ -27,13 +27,6 @@ REF = Path(__file__).parent / "data" / "ref"
 
 
 @pytest.fixture
-def home(tmp_path, monkeypatch) -> Path:
-    monkeypatch.setenv("PAWNFENCE_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    return tmp_path / "home"
-
-
-@pytest.fixture
 def app(home, tmp_path):
     a = App(Settings(fen=WIKI), size=(1280, 860), export_dir=tmp_path / "exports")
     a.run(max_frames=1)

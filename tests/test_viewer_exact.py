@@ -39,13 +39,6 @@ FINE70 = "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - -"
 SLOW = "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - -"
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch) -> Path:
-    monkeypatch.setenv("PAWNFENCE_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    return tmp_path / "home"
-
-
 def _proof_threads() -> int:
     return sum(1 for t in threading.enumerate() if t.name == ProofJob.THREAD_NAME)
 

@@ -37,13 +37,6 @@ from viewer.text import caption_html, window_banner  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch) -> Path:
-    monkeypatch.setenv("PAWNFENCE_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    return tmp_path / "home"
-
-
 def _library_button(app: App, name: str) -> tuple[int, int]:
     """Click the Library tab of the dock's first slot (a real click) and return the centre
     of the library pane's button ``name``."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import time
-from pathlib import Path
 
 import chess
 import pytest
@@ -39,13 +38,6 @@ SIZES = [(900, 650), (1024, 768), (1920, 1080)]
 D3 = get_diagram("paper-3").fen
 #: a position whose paper trace recomputes the fence into a different one (found by a scan)
 CHANGED = "2K5/p7/P1p5/p1P3P1/1p4k1/1P1pp1p1/3PP1P1/8 w - - 0 1"
-
-
-@pytest.fixture
-def home(tmp_path, monkeypatch) -> Path:
-    monkeypatch.setenv("PAWNFENCE_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    return tmp_path / "home"
 
 
 def make(home, size=(1280, 860), **settings) -> App:

@@ -34,13 +34,6 @@ BOARDS = [D16, WIKI, "4k3/8/5p2/p1p1p1p1/P1P1PPP1/2P5/8/3K4 w - - 0 1",
           "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1"]
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch) -> Path:
-    monkeypatch.setenv("PAWNFENCE_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    return tmp_path / "home"
-
-
 def _epd(n: int) -> str:
     """Line ``n`` (from 1) of a generated playlist: one of :data:`BOARDS` with an id."""
     return f'{BOARDS[n % len(BOARDS)].rsplit(" ", 2)[0]} id "case {n}";'

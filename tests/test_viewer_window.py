@@ -21,15 +21,15 @@ pygame = pytest.importorskip("pygame")
 pytest.importorskip("pygame_gui")
 
 from logic.compare import compare  # noqa: E402
-from tests.test_viewer import D16, WIKI, centre, down, frames, key, motion, up  # noqa: E402
+from tests.test_viewer import D16, WIKI, centre, frames, key, motion  # noqa: E402
 from tests.test_viewer_exact import SLOW  # noqa: E402
+from tests.test_viewer_panes import click, make  # noqa: E402
 from viewer import text as vtext  # noqa: E402
 from viewer.app import App  # noqa: E402
 from viewer.compare_pane import MARKS, PENDING, cell_words, method_rows  # noqa: E402
 from viewer.hover import note_line, square_reason  # noqa: E402
 from viewer.layout import compute_layout  # noqa: E402
 from viewer.render import board_geometry  # noqa: E402
-from viewer.settings import Settings  # noqa: E402
 from viewer.textfit import Fonts  # noqa: E402
 from viewer.theme import LEGEND  # noqa: E402
 from viewer.view import MERGED, arrow_marks  # noqa: E402
@@ -38,23 +38,6 @@ from viewer.view import MERGED, arrow_marks  # noqa: E402
 RAMS = "8/8/3k4/1p1p1p2/1P1P1P2/8/3K4/8 w - - 0 1"
 #: both searches of the analysis choose Kb1 here
 KB1 = "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1"
-
-
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("PAWNFENCE_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    return tmp_path / "home"
-
-
-def make(home, size=(1280, 860), **settings) -> App:
-    a = App(Settings(**settings), size=size, export_dir=home.parent / "exports")
-    frames(a, [])
-    return a
-
-
-def click(app: App, pos) -> None:
-    frames(app, [down(pos), up(pos)], [])
 
 
 def show_pane(app: App, name: str, slot: int = 0) -> None:

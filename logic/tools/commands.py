@@ -262,13 +262,7 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
     except ValueError as exc:
         print(f"pawnfence: {exc}", file=sys.stderr)
         return 2
-    with contextlib.ExitStack() as stack:
-        try:
-            stack.enter_context(exact_tables(args))
-        except ValueError as exc:
-            print(f"pawnfence: {exc}", file=sys.stderr)
-            return 2
-        return _explain_board(board, args, out)
+    return _with_tables(args, lambda: _explain_board(board, args, out))
 
 
 def _explain_board(board: chess.Board, args: argparse.Namespace, out: TextIO) -> int:
@@ -349,13 +343,19 @@ def _classify(args: argparse.Namespace, out: TextIO) -> int:
     if why := exact_seconds_problem(args):
         print(f"pawnfence: {why}", file=sys.stderr)
         return 2
+    return _with_tables(args, lambda: _classify_file(args, out))
+
+
+def _with_tables(args: argparse.Namespace, run: Callable[[], int]) -> int:
+    """``run()`` with the endgame tables of ``--tables`` open for the exact prover's
+    outcomes; 2 (and the reason on stderr) when they cannot be opened."""
     with contextlib.ExitStack() as stack:
         try:
             stack.enter_context(exact_tables(args))
         except ValueError as exc:
             print(f"pawnfence: {exc}", file=sys.stderr)
             return 2
-        return _classify_file(args, out)
+        return run()
 
 
 def _classify_file(args: argparse.Namespace, out: TextIO) -> int:

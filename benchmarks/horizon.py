@@ -7,12 +7,15 @@ from :data:`ENOUGH` plies) and the median horizon.  Prints a Markdown table (the
 
     python benchmarks/horizon.py [--sample N] [--seconds 10] [--jobs 2]
                                  [--clock work|wall] [--json rows.jsonl]
+    python benchmarks/horizon.py --from rows.jsonl  # the table of rows written before
 
 ``--clock work`` (the default) reads each proof's time from a
 :class:`~logic.exact.WorkClock`: a budget of 10 s is the work an idle two-core machine
 does in 10 s, whatever the load here, and the run is deterministic; ``--clock wall``
 reads the wall clock.  Each side is proved on a cold structure cache.  ``--sample N``
-draws a seeded sample of N side-positions (all of them by default).
+draws a seeded sample of N side-positions (all of them by default).  ``--json`` writes
+each row as it comes, so a run stopped early can still be tabulated (``--from``: the
+table of the rows it finished, said as a sample of that size).
 """
 
 from __future__ import annotations
@@ -116,9 +119,16 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--clock", choices=("work", "wall"), default="work")
     ap.add_argument("--json", default=None, help="write every row here (JSON lines)")
+    ap.add_argument("--from", dest="rows", default=None,
+                    help="tabulate the rows of an earlier --json (no proving)")
     args = ap.parse_args(argv)
-    cases = sides(args.sample)
     total = 2 * len(read_boards(CORPUS))
+    if args.rows:
+        with open(args.rows, encoding="utf-8") as f:
+            done = [json.loads(line) for line in f if line.strip()]
+        print(table(done, args.seconds, args.clock, total))
+        return 0
+    cases = sides(args.sample)
     work = [(fen, side, args.seconds, args.clock) for fen, side in cases]
     rows: list[dict[str, Any]] = []
     out = open(args.json, "w", encoding="utf-8") if args.json else None  # noqa: SIM115

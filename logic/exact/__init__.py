@@ -15,7 +15,8 @@ time from (:class:`WallClock`, :class:`WorkClock`).  The modules behind it:
 * :mod:`~logic.exact.schedule`: the strategies and their scheduler;
 * :mod:`~logic.exact.pv`: the principal variation's walk;
 * :mod:`~logic.exact.prover`: :func:`solve`;
-* :mod:`~logic.exact.method`: the verdict, steps and king map of the method.
+* :mod:`~logic.exact.method`: the verdict, steps and king map of the method (a
+  horizon, :func:`horizon_of`, where only the forward search proved something).
 """
 
 from logic.exact.budget import (
@@ -33,9 +34,12 @@ from logic.exact.budget import (
 from logic.exact.method import (
     DEFENDER_PROMOTES,
     EXACT,
+    MIN_HORIZON,
     ExactDetail,
     ExactMethod,
     defender_promotes,
+    horizon_headline,
+    horizon_of,
     line_san,
 )
 from logic.exact.prover import (
@@ -54,6 +58,7 @@ __all__ = [
     "MAX_RETRY_SECONDS",
     "MAX_SECONDS",
     "MAX_STRUCTURES",
+    "MIN_HORIZON",
     "STRUCTURE_CEILING",
     "Clock",
     "ExactDetail",
@@ -67,6 +72,8 @@ __all__ = [
     "check_board",
     "clear_cache",
     "defender_promotes",
+    "horizon_headline",
+    "horizon_of",
     "line_san",
     "next_budget",
     "solve",

@@ -133,7 +133,8 @@ class ExactResult(NamedTuple):
     proved that X cannot force the target against every defence (its deepest finished
     ply; -1 when it proved none or did not run): a proof, weaker than a blockage, that
     holds for ever after -- no promotion (by either side, X's counted only when its new
-    piece is not taken at once) and no mate within ``horizon`` plies.
+    piece is not taken at once) and no mate within ``horizon`` plies.  ``seconds``
+    (unknown only): the call's time budget.
     """
 
     status: str
@@ -152,6 +153,7 @@ class ExactResult(NamedTuple):
     ran_out: str = ""
     nodes: int = 0
     horizon: int = -1
+    seconds: float = 0.0
 
 
 def _flip_uci(uci: str) -> str:
@@ -260,7 +262,7 @@ def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square
         ms = budget.elapsed() * 1000
         return ExactResult("unknown", None, (), None, "", budget.solved, states, ms, 0, "",
                            budget.cached, len(budget.keys), ran_out=budget.why,
-                           nodes=budget.nodes, horizon=proof.plies)
+                           nodes=budget.nodes, horizon=proof.plies, seconds=max_seconds)
     if not proof.won:
         legal = legal_masks(r.xp, r.dp).w if r.x_to_move else legal_masks(r.xp, r.dp).b
         sl = king_squares(legal & proof.mask & ~proof.table, xk=r.xk)

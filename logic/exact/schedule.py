@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple, Protocol
 
 from logic.exact.dag import Budget, Call, Dag
-from logic.exact.forward import ForwardSearch, SearchAborted
+from logic.exact.forward import POLL_EVERY, ForwardSearch, SearchAborted
 from logic.exact.gap import GapExpansion
 from logic.exact.root import Root, oriented_board, reach, root_seeds, root_states, root_table
 from logic.exact.tables import FULL, KINGS, LEVERS, NOPUSH, index
@@ -166,7 +166,8 @@ class GapRun:
 @dataclass(frozen=True)
 class Forward:
     """The forward search for a short breakthrough (:mod:`logic.exact.forward`), a ply
-    deeper each step: it proves breakthroughs only, with their fastest line."""
+    deeper each step: it proves breakthroughs, with their fastest line, and otherwise a
+    horizon (:class:`Horizon`: its deepest finished ply)."""
 
     weight: float = 1.0
     #: the deepest search tried (plies); deeper breakthroughs are left to the expansions
@@ -176,8 +177,15 @@ class Forward:
 
     def start(self, root: Root, call: Call) -> ForwardRun:
         """A run of the search on ``root``."""
-        search = ForwardSearch(oriented_board(root), call.budget.late, call.budget.searched)
-        return ForwardRun(self, root, call, search, self.first_cap)
+        run = ForwardRun(self, root, call,
+                         ForwardSearch(oriented_board(root), _never, call.budget.searched),
+                         self.first_cap)
+        run.search.poll = run.poll
+        return run
+
+
+def _never() -> bool:
+    return False
 
 
 @dataclass
@@ -192,10 +200,32 @@ class ForwardRun:
     search: ForwardSearch
     cap: int
     finished: bool = False
+    #: the budget's clock and the positions searched at the search's last poll in this
+    #: step (None: none yet)
+    polled: tuple[float, int] | None = None
+    #: the time a position takes, as last measured between two polls
+    rate: float = 0.0
+
+    def poll(self) -> bool:
+        """The search's poll (every :data:`POLL_EVERY` positions): stop when the budget
+        is out (time up, cancelled), or when the positions up to the next poll would
+        pass the deadline (the budget is then out of time): a call ends within its
+        seconds."""
+        b = self.call.budget
+        now, nodes = b.clock(), self.search.nodes
+        if self.polled is not None and nodes > self.polled[1]:
+            self.rate = (now - self.polled[0]) / (nodes - self.polled[1])
+        self.polled = (now, nodes)
+        if not b.late() and now + self.rate * (POLL_EVERY - nodes % POLL_EVERY) >= b.deadline:
+            b.run_out("time")
+        return b.out
 
     def step(self) -> Proof | None:
         """One ply deeper; the proof once X forces the target within it."""
         s = self.search
+        self.polled = None
+        if self.poll():
+            return None
         try:
             d = s.deepen(s.depth + 1, limit=self.cap)
         except SearchAborted as e:
@@ -277,7 +307,10 @@ def prove(r: Root, call: Call, strategies: tuple[Strategy, ...]) -> Proof | Hori
     (``call``'s) or if every run finished undecided (restricted games X wins outright, a
     gap expansion stuck: X wins the full game, which only the other strategies prove):
     the deepest ply count a forward search among ``strategies`` completed without a win.
-    Time is read from the budget's clock: under a
+    With a forward search among other strategies, these share the time up to
+    ``1 - HORIZON_SHARE`` of it; after that (once time, not the structure budget, ran
+    out, or every other run finished) the forward search deepens alone until the
+    budget's deadline.  Time is read from the budget's clock: under a
     :class:`~logic.exact.budget.WorkClock` the order of the steps, and so the answer's
     counts, depend on the work done only."""
     budget = call.budget
@@ -323,7 +356,7 @@ def _deepen(run: ForwardRun, budget: Budget, end: float) -> Proof | None:
     if budget.out and budget.why != "time":
         return None
     budget.deadline, budget.out, budget.why = end, False, ""
-    while not run.finished and not budget.out:
+    while not run.finished and not budget.late():
         proof = run.step()
         if proof is not None:
             return proof

@@ -79,13 +79,16 @@ def _boards(n: int) -> list[chess.Board]:
     return [random_material_board(rng, *kinds[i % 3]) for i in range(n)]
 
 
-@pytest.mark.parametrize("method", ["forward", "auto"])
-def test_a_horizon_is_never_deeper_than_the_whole_dags_distance(method: str) -> None:
+@pytest.mark.parametrize(("method", "least"), [("forward", (150, 50, 20)),
+                                               ("auto", (40, 40, 40))])
+def test_a_horizon_is_never_deeper_than_the_whole_dags_distance(
+        method: str, least: tuple[int, int, int]) -> None:
     """On 240 generated KPvK, KPPvK and KPvKP boards, both sides, a tiny budget (a count
     of work): wherever the call ends with a horizon N, the whole DAG (a retrograde
     solve, exact on every state) proves no forced target within N plies -- a blockage,
     or a breakthrough whose fastest line is longer than N -- and where N is small, a
-    brute-force AND-OR search agrees."""
+    brute-force AND-OR search agrees.  (``auto`` proves most of these boards outright:
+    fewer horizons to check.)"""
     checked = longer = brute = 0
     for board in _boards(240):
         for x in chess.COLORS:
@@ -105,7 +108,8 @@ def test_a_horizon_is_never_deeper_than_the_whole_dags_distance(method: str) -> 
             if r.horizon <= 5:
                 assert not _forces(board.copy(), x, r.horizon, {}), (board.fen(), x)
                 brute += 1
-    assert checked >= 150 and longer >= 50 and brute >= 20, (checked, longer, brute)
+    got = (checked, longer, brute)
+    assert all(n >= k for n, k in zip(got, least, strict=True)), got
 
 
 def test_the_brute_force_sees_the_distance_the_whole_dag_gives() -> None:
@@ -156,7 +160,7 @@ def test_the_verdict_is_a_horizon_never_a_blockage(horizon_verdict: logic.Verdic
     assert horizon_of(v.detail.result) == n >= MIN_HORIZON
     assert v.headline == (f"White cannot force a promotion within {n} plies (proved; the "
                           f"whole game is too big for {SECONDS:g} s)")
-    assert v.reason.startswith(f"horizon: White cannot force a promotion that stands")
+    assert v.reason.startswith("horizon: White cannot force a promotion that stands")
     fields = logic.METHODS["exact"].fields(v)
     assert {k: fields[k] for k in ("status", "plies", "proof", "pv", "ends")} == \
         {"status": "horizon", "plies": n, "proof": "forward", "pv": [], "ends": ""}
@@ -195,7 +199,6 @@ def test_explain_and_classify_say_horizon(tmp_path) -> None:
     row = json.loads(out.getvalue().splitlines()[0])
     assert {k: row["white"][k] for k in ("status", "plies", "blocked")} == \
         {"status": "horizon", "plies": white["plies"], "blocked": False}
-    assert row["white"]["reason"].startswith("horizon: White cannot force")
 
 
 def test_the_judge_has_a_category_for_a_horizon() -> None:

@@ -347,9 +347,9 @@ DEFENDER_PROMOTES = "defender-promotion"
 
 def horizon_of(r: ExactResult) -> int | None:
     """The horizon a result proves, in plies, when it makes a verdict of its own: an
-    unknown whose forward search proved at least :data:`MIN_HORIZON` plies without a
-    forced promotion (that stands) or mate; else None."""
-    if r.status == "unknown" and r.horizon >= MIN_HORIZON:
+    unknown, not cancelled, whose forward search proved at least :data:`MIN_HORIZON`
+    plies without a forced promotion (that stands) or mate; else None."""
+    if r.status == "unknown" and r.horizon >= MIN_HORIZON and r.ran_out != "cancelled":
         return r.horizon
     return None
 

@@ -219,6 +219,8 @@ MEASURED: dict[str, Measured] = {
                              "--sample", "40", "--jobs", "2"), "about an hour"),
     "exact-master-drawn": Measured((PY, "benchmarks/exact_bench.py", "master", "--seconds",
                                     "10", "--jobs", "2"), "about 2 hours"),
+    "horizon": Measured((PY, "benchmarks/horizon.py", "--sample", "60", "--jobs", "2"),
+                        "about 10 minutes a side-position and job on a loaded machine"),
     "table1-drawn": Measured((*_CLI, "experiment", f"{SHARED}/master-pawn-endings-drawn.epd",
                               "--time", "0.5", "--exact", "0.5", "--jobs", "1",
                               "--markdown", "--quiet", "--out", "build/table1-drawn"),

@@ -88,7 +88,9 @@ class Verdict:
     ``"exact"`` for the exact prover); ``status`` is a :class:`Status`: ``"ok"``,
     ``"pieces"`` (pieces other than kings and pawns), ``"illegal"`` or, for a method that
     searches (``"exact"``), ``"unknown"`` (its budget ran out: ``blocked`` is False,
-    nothing is proved).  Raw fields hold oriented data; use the properties.
+    nothing is proved) or ``"horizon"`` (its budget ran out with a horizon proved: the
+    side cannot force a promotion or mate within so many plies; ``blocked`` is False).
+    Raw fields hold oriented data; use the properties.
 
     A verdict is immutable by contract (nothing assigns its fields after construction);
     two verdicts are equal when every field is, and it hashes, pickles and copies by its

@@ -27,6 +27,9 @@ class Status(StrEnum):
     ILLEGAL = "illegal"
     #: a method that searches ran out of budget: nothing is proved
     UNKNOWN = "unknown"
+    #: the exact prover ran out of budget with a horizon proved: the side cannot force a
+    #: promotion or mate within so many plies (not a blockage: ``blocked`` is False)
+    HORIZON = "horizon"
 
 
 class Rule(StrEnum):
@@ -77,3 +80,6 @@ class Category(StrEnum):
     CLAIMS_BLOCKED_EXACT_BREAKS = "claims-blocked-exact-breaks"
     #: the exact prover proves a blockage no static method recognises
     EXACT_BLOCKED_HEURISTIC_MISSES = "exact-blocked-heuristic-misses"
+    #: the exact prover proves only a horizon: no forced promotion or mate within so many
+    #: plies (the whole game too big for its budget)
+    EXACT_HORIZON = "exact-horizon"

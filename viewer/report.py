@@ -116,9 +116,10 @@ def _decider(row: dict[str, Any], category: str) -> tuple[str, str]:
     sides = ["white", "black"]
     if category == "claims-blocked-exact-breaks":
         sides = [s for s in sides if exact.get(s, {}).get("status") == "breaks"] + sides
-    elif category == "exact-blocked-heuristic-misses":
-        blocked = [s for s in sides if exact.get(s, {}).get("status") == "blocked"]
-        return logic.DEFAULT_METHOD, (blocked or sides)[0]
+    elif category in ("exact-blocked-heuristic-misses", "exact-horizon"):
+        status = "blocked" if category == "exact-blocked-heuristic-misses" else "horizon"
+        proved = [s for s in sides if exact.get(s, {}).get("status") == status]
+        return logic.DEFAULT_METHOD, (proved or sides)[0]
     for side in sides:
         for method in logic.STATIC_METHODS:
             if verdicts[method][side]["blocked"]:
@@ -133,6 +134,8 @@ def _exact_text(row: dict[str, Any], side: str) -> str:
         return "not judged"
     if e["status"] == "breaks" and e.get("plies") is not None:
         return f"breaks ({e['plies']} plies)"
+    if e["status"] == "horizon":
+        return f"horizon ({e['plies']} plies)"
     return str(e["status"])
 
 

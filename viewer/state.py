@@ -144,9 +144,10 @@ class ViewerState:
         return bool(outcomes)
 
     def _unknowns(self) -> list[Verdict]:
-        """The verdicts on show that are "unknown" (the prover ran out of budget)."""
+        """The verdicts on show that are "unknown" or a "horizon" (the prover ran out of
+        budget: more time may prove more)."""
         return [v for v in (self.playback.verdict, self.playback.other)
-                if v is not None and v.status == Status.UNKNOWN]
+                if v is not None and v.status in (Status.UNKNOWN, Status.HORIZON)]
 
     def retry_proof(self) -> bool:
         """R: prove again after a cancel or a failure, or with the budget

@@ -90,10 +90,10 @@ class ProofSession:
                     ) -> Retry:
         """The budget R would prove again with (:func:`logic.exact.next_budget`): from
         the budget in use (``default_seconds``, the method's own, when none was raised)
-        and why the "unknown" verdicts of ``shown`` stopped."""
+        and why the "unknown" (or "horizon") verdicts of ``shown`` stopped."""
         now = self.seconds or default_seconds
         return next_budget(now, [v.detail.result.ran_out for v in shown
-                                 if v is not None and v.status == "unknown"
+                                 if v is not None and v.status in ("unknown", "horizon")
                                  and v.detail is not None])
 
     def close(self) -> None:

@@ -66,7 +66,7 @@ def banner_text(verdict: Verdict | None, caption: str = "") -> tuple[str, str, s
     caption = bounded(caption)
     if verdict is None:
         return "Set up a position", caption, "na"
-    if verdict.status == "unknown":  # the exact prover out of budget: its own reason
+    if verdict.status in ("unknown", "horizon"):  # the exact prover out of budget: its reason
         return verdict.headline, caption or verdict.reason, "na"
     if verdict.status != "ok":
         return (verdict.headline, caption or "the detectors need a legal king-and-pawn position",
@@ -97,6 +97,9 @@ def side_summary(v: Verdict | None) -> str:
         return f"{v.side} {what}: {short} — proved ({v.method})"
     if v.status == "unknown":
         return f"{v.side}: unknown ({v.method}: out of time, no guess)"
+    if v.status == "horizon":
+        n = getattr(getattr(v.detail, "result", None), "horizon", 0)
+        return f"{v.side}: no promotion within {n} plies — proved horizon ({v.method})"
     if v.status != "ok":
         return f"{v.side}: the detector does not apply ({v.status})"
     if v.blocked:
@@ -206,7 +209,7 @@ def window_banner(state: ViewerState) -> Banner:
     if line:  # a scan's suspect: what it was found as, in the third line
         b = Banner(b.kind, (*(x for x in b.blocks if x.role != "muted"), Block(line, "muted")))
     v = shown.verdict
-    if v is not None and v.status == "unknown" and shown.timeline.index is None \
+    if v is not None and v.status in ("unknown", "horizon") and shown.timeline.index is None \
             and state.can_prove_longer():  # the window's own hint: not in an export
         blocks = tuple(Block(f"{x.text} · R: twice the time", "sub") if x.role == "sub" else x
                        for x in b.blocks)

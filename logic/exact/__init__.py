@@ -15,7 +15,8 @@ time from (:class:`WallClock`, :class:`WorkClock`).  The modules behind it:
 * :mod:`~logic.exact.schedule`: the strategies and their scheduler;
 * :mod:`~logic.exact.pv`: the principal variation's walk;
 * :mod:`~logic.exact.prover`: :func:`solve`;
-* :mod:`~logic.exact.method`: the verdict, steps and king map of the method;
+* :mod:`~logic.exact.method`: the verdict, steps and king map of the method (a
+  horizon, :func:`horizon_of`, where only the forward search proved something);
 * :mod:`~logic.exact.outcome`: what a forced promotion leads to (its ``outcome``,
   :func:`open_tables`);
 * :mod:`~logic.exact.why`: why a move of the line works, where a short reason is known.
@@ -36,9 +37,12 @@ from logic.exact.budget import (
 from logic.exact.method import (
     DEFENDER_PROMOTES,
     EXACT,
+    MIN_HORIZON,
     ExactDetail,
     ExactMethod,
     defender_promotes,
+    horizon_headline,
+    horizon_of,
     line_san,
 )
 from logic.exact.outcome import OUTCOMES, EndgameTables, Outcome, open_tables
@@ -59,6 +63,7 @@ __all__ = [
     "MAX_RETRY_SECONDS",
     "MAX_SECONDS",
     "MAX_STRUCTURES",
+    "MIN_HORIZON",
     "STRUCTURE_CEILING",
     "Clock",
     "EndgameTables",
@@ -73,6 +78,8 @@ __all__ = [
     "check_board",
     "clear_cache",
     "defender_promotes",
+    "horizon_headline",
+    "horizon_of",
     "line_san",
     "next_budget",
     "open_tables",

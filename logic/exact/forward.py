@@ -14,7 +14,9 @@ without a move are no win).  An X promotion whose new piece D's king can take at
 ends nothing: D takes it (any other move lets it stand) and the search goes on.  Its
 line (:meth:`ForwardSearch.line`) is X's fastest move against D's longest defence,
 each by the same deepening: the fastest line of the real game, like the whole DAG's.
-It never proves a blockage (kings can walk for ever, so the depth always cuts), and
+It never proves a blockage (kings can walk for ever, so the depth always cuts); what it
+proves short of a win is a *horizon*: the deepest ply ``n`` it finished (``depth``), X
+cannot force the target within ``n`` plies against every defence.  And
 deep breakthroughs are out of its reach: where a blocked-looking wall falls to one
 pawn blow (the paper's Diagram 20, 1. f5, 9 plies) it answers in a fraction of a
 second, where the retrograde expansions take 20 s.
@@ -29,13 +31,15 @@ import chess
 
 from logic.exact.pv import PV, defence_rank, promotion_taker
 
-__all__ = ["ForwardSearch", "SearchAborted", "MAX_ENTRIES"]
+__all__ = ["ForwardSearch", "SearchAborted", "MAX_ENTRIES", "POLL_EVERY"]
 
 #: the table's size at which a search gives up (about 380 bytes an entry, measured: some
 #: 0.4 GB when full)
 MAX_ENTRIES = 1_000_000
 _NEVER = 1 << 30  # a terminal position: no number of plies suffices / needed
-_POLL = 1023  # poll the budget every 1024 positions
+#: the search polls its budget every this many positions (a power of two)
+POLL_EVERY = 256
+_POLL = POLL_EVERY - 1
 
 
 class SearchAborted(Exception):
@@ -90,7 +94,7 @@ def _order(b: chess.Board, moves: list[chess.Move], first: chess.Move | None
 class ForwardSearch:
     """The deepening search from one oriented root ``board`` (X = White).
 
-    ``poll()`` is called every 1024 positions and returns True to stop (the call's
+    ``poll()`` is called every :data:`POLL_EVERY` positions and returns True to stop (the call's
     budget); ``nodes`` counts the positions searched.  ``work(n)``, if given, is told
     of the positions searched since it was last told: before each ``poll()`` and
     when :meth:`deepen` or :meth:`line` returns (so a clock that advances with work

@@ -7,8 +7,12 @@ False with code ``"breaks"`` a proof that it forces a promotion (the line in
 ``detail.result.pv``, in SAN in ``detail.san``, what the promotion leads to in
 ``detail.outcome``: :mod:`logic.exact.outcome`) -- or, where the line ends in the
 defender's forced promotion (``ends == "defender-promotion"``), that the blockage ends
-with no win for the side proved (:func:`defender_promotes` words it) -- and status
-``"unknown"`` when the budget ran out (``blocked`` False then, and never a guess).
+with no win for the side proved (:func:`defender_promotes` words it) -- status
+``"horizon"`` (code ``"horizon"``) when the budget ran out where the forward search had
+proved at least :data:`MIN_HORIZON` plies without a forced promotion or mate (the
+side cannot force one within ``ExactResult.horizon`` plies: a proof, but no blockage,
+so ``blocked`` False), and ``"unknown"`` when the budget ran out short of that
+(``blocked`` False then, and never a guess).
 Untraced verdicts are cached per board and side; the solved structures are cached by
 the prover itself.
 """
@@ -34,10 +38,15 @@ from logic.verdict import Verdict
 from logic.vocab import Rule, Status
 
 __all__ = ["ExactMethod", "ExactDetail", "EXACT", "line_san", "STRUCTURE_STEPS",
-           "DEFENDER_PROMOTES", "defender_promotes"]
+           "DEFENDER_PROMOTES", "defender_promotes", "MIN_HORIZON", "horizon_of",
+           "horizon_headline"]
 
 #: at most this many structures are drawn one by one in a trace
 STRUCTURE_STEPS = 12
+#: the fewest plies of a horizon that make it a verdict (status ``"horizon"``); a
+#: shallower one says too little (no promotion within a move or three) and the verdict
+#: stays ``"unknown"``
+MIN_HORIZON = 8
 _VERDICT_CACHE = 1 << 14
 
 
@@ -178,7 +187,7 @@ class ExactMethod(Method):
             rec.flipped = False  # the prover answers in real coordinates
             self._record(rec, board, color, v, seen or [])
             v = v._replace(steps=tuple(rec.steps))
-        elif plain or r.status != "unknown":
+        elif plain or r.status in ("blocked", "breaks"):
             if len(self._verdicts) >= _VERDICT_CACHE:
                 self._verdicts.clear()
             self._verdicts[ckey] = v
@@ -195,6 +204,8 @@ class ExactMethod(Method):
         flip = 0 if color else 0x38
         code = {"blocked": "proved", "breaks": "breaks"}.get(r.status, "unknown")
         status = Status.UNKNOWN if r.status == "unknown" else Status.OK
+        if horizon_of(r) is not None:
+            code, status = "horizon", Status.HORIZON
         km = r.king_map if color else chess.flip_vertical(r.king_map)  # oriented
         raw: Boards = NO_BOARDS._replace(kmask=km) if r.status != "unknown" else NO_BOARDS
         told = (outcome(board, color, r.pv, r.ends, tables=self.tables)
@@ -214,11 +225,16 @@ class ExactMethod(Method):
         structures among them), ``nodes`` (positions of the forward search) and ``ms``
         of an exact verdict; ``outcome``: what a forced promotion leads to (``kind``:
         wins, race, defender, draws, loses or unclear; ``text``; ``by``: rule, table or
-        search), None without one."""
+        search), None without one.  A horizon (:func:`horizon_of`): ``status``
+        ``"horizon"``, ``plies`` its depth (no promotion or mate can be forced within that
+        many), ``proof`` ``"forward"``."""
         d: ExactDetail | None = v.detail
         if d is None:
             return {}
         r = d.result
+        n = horizon_of(r)
+        if n is not None:
+            r = r._replace(status=Status.HORIZON, plies=n, restricted="forward")
         return {"status": r.status, "pv": list(r.pv), "plies": r.plies, "ends": r.ends,
                 "fastest": r.fastest, "proof": r.restricted, "structures": r.structures,
                 "distinct": r.distinct, "nodes": r.nodes, "ms": round(r.ms, 1),
@@ -229,6 +245,8 @@ class ExactMethod(Method):
         if d is None:
             return None
         r = d.result
+        if v.code == "horizon":
+            return horizon_headline(v.side, r)
         if v.code == "proved":
             return f"{v.side} cannot win — proved ({_run(d)})"
         if v.code == "breaks":
@@ -253,6 +271,8 @@ class ExactMethod(Method):
             return None
         r = d.result
         secs = r.ms / 1000
+        if v.code == "horizon":
+            return _horizon_reason(d, name.us)
         if v.code == "proved":
             how = {"kings": ", against the defending king alone",
                    "levers": ", against a defender who never pushes and takes only with "
@@ -311,6 +331,13 @@ class ExactMethod(Method):
                 facts=(("structures", r.structures), ("distinct", r.distinct),
                        ("cached", r.cached), ("nodes", r.nodes),
                        ("restricted", r.restricted), ("status", r.status)))
+        if horizon_of(r) is not None:
+            rec.add("exact-forward", Rule.EXACT, "forward search",
+                    f"Forward search, a ply deeper each time: {rec.us} cannot force a "
+                    f"promotion or mate within {_plies(r.horizon)} against every defence "
+                    f"({_plural(r.nodes, 'position')} searched); the whole game was too big "
+                    f"to solve within the budget.",
+                    facts=(("nodes", r.nodes), ("horizon", r.horizon)))
         if r.restricted == "forward" and r.plies:
             rec.add("exact-forward", Rule.EXACT, "forward search",
                     f"Forward search, a ply deeper each time: {rec.us} forces the end of the "
@@ -345,6 +372,43 @@ class ExactMethod(Method):
 
 #: ``ExactResult.ends`` of a line that ends in the defender's forced promotion
 DEFENDER_PROMOTES = "defender-promotion"
+
+
+def horizon_of(r: ExactResult) -> int | None:
+    """The horizon a result proves, in plies, when it makes a verdict of its own: an
+    unknown, not cancelled, whose forward search proved at least :data:`MIN_HORIZON`
+    plies without a forced promotion (that stands) or mate; else None."""
+    if r.status == "unknown" and r.horizon >= MIN_HORIZON and r.ran_out != "cancelled":
+        return r.horizon
+    return None
+
+
+def too_big(r: ExactResult) -> str:
+    """Why the whole game was not solved, in a few words: "too big for 10 s" (the
+    call's time, by its clock), "too big for 200,000 structures", "too big to solve
+    here" (every other strategy ended undecided)."""
+    if r.ran_out == "time":
+        return f"too big for {r.seconds:g} s"
+    if r.ran_out == "structures":
+        return f"too big for {r.structures:,} structures"
+    return "too big to solve here"
+
+
+def horizon_headline(side: str, r: ExactResult) -> str:
+    """"White cannot force a promotion within 15 plies (proved; the whole game is too
+    big for 10 s)"."""
+    return (f"{side} cannot force a promotion within {_plies(r.horizon)} (proved; the "
+            f"whole game is {too_big(r)})")
+
+
+def _horizon_reason(d: ExactDetail, us: str) -> str:
+    r = d.result
+    searched = (f"a forward search of {_plural(r.nodes, 'position')}, {r.ms / 1000:.2f} s"
+                if d.stats else "a forward search")
+    counts = f" ({_work(r)})" if d.stats else ""
+    return (f"horizon: {us} cannot force a promotion that stands (by either side) or mate "
+            f"within {_plies(r.horizon)}, against every defence (exact: {searched}); no "
+            f"blockage is proved: the whole game is {too_big(r)}{counts}")
 
 
 def defender_promotes(attacker: chess.Color) -> str:

@@ -14,7 +14,8 @@ keeps "X cannot win" a proof, but it is no win for X (``ends="defender-promotion
 * ``blocked=False``: X forces the target; the result names who ends the blockage
   (X promotes, D is forced to promote, or mate) and gives a principal variation.
 * ``"unknown"`` when the budget (time, structures) runs out or ``cancel()`` says
-  so: never a guess.
+  so: never a guess.  What the forward search proved meanwhile is kept as the
+  ``horizon``: X cannot force the target within that many plies.
 
 Algorithm: pawn moves never go back, so the pawn structures reachable from the
 root form a DAG, solved successors first, each by a bitboard-parallel retrograde
@@ -70,7 +71,7 @@ from logic.exact.forward import ForwardSearch, SearchAborted
 from logic.exact.gap import GapExpansion
 from logic.exact.pv import PV, DistanceError, Source, distances, walk
 from logic.exact.root import Root, ep_caps, orient, oriented_board, root_states
-from logic.exact.schedule import STRATEGIES, Proof, prove, whole_dag
+from logic.exact.schedule import STRATEGIES, Horizon, Proof, prove, whole_dag
 from logic.exact.tables import NSTATES, king_squares, legal_masks
 
 __all__ = ["ExactResult", "ExactError", "check_board", "solve", "solve_bitboards", "clear_cache",
@@ -128,7 +129,12 @@ class ExactResult(NamedTuple):
     structure budget) or ``"cancelled"`` (``""`` when every strategy finished
     undecided).  ``nodes``: positions the forward search examined (as a strategy, for
     its own proof's line, and for the line of a breakthrough a partial expansion
-    proved).
+    proved).  ``horizon`` (unknown only): the most plies within which the forward search
+    proved that X cannot force the target against every defence (its deepest finished
+    ply; -1 when it proved none or did not run): a proof, weaker than a blockage, that
+    holds for ever after -- no promotion (by either side, X's counted only when its new
+    piece is not taken at once) and no mate within ``horizon`` plies.  ``seconds``
+    (unknown only): the call's time budget.
     """
 
     status: str
@@ -146,6 +152,8 @@ class ExactResult(NamedTuple):
     fastest: bool = False
     ran_out: str = ""
     nodes: int = 0
+    horizon: int = -1
+    seconds: float = 0.0
 
 
 def _flip_uci(uci: str) -> str:
@@ -250,11 +258,11 @@ def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square
                          ) from None
     proof = prove(r, Call(budget, use_cache), strategies)
     states = budget.solved * 2 * NSTATES
-    if proof is None:
+    if isinstance(proof, Horizon):
         ms = budget.elapsed() * 1000
         return ExactResult("unknown", None, (), None, "", budget.solved, states, ms, 0, "",
                            budget.cached, len(budget.keys), ran_out=budget.why,
-                           nodes=budget.nodes)
+                           nodes=budget.nodes, horizon=proof.plies, seconds=max_seconds)
     if not proof.won:
         legal = legal_masks(r.xp, r.dp).w if r.x_to_move else legal_masks(r.xp, r.dp).b
         sl = king_squares(legal & proof.mask & ~proof.table, xk=r.xk)

@@ -16,13 +16,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import NamedTuple, Protocol
 
-from logic.exact.dag import Call, Dag
-from logic.exact.forward import ForwardSearch, SearchAborted
+from logic.exact.dag import Budget, Call, Dag
+from logic.exact.forward import POLL_EVERY, ForwardSearch, SearchAborted
 from logic.exact.gap import GapExpansion
 from logic.exact.root import Root, oriented_board, reach, root_seeds, root_states, root_table
 from logic.exact.tables import FULL, KINGS, LEVERS, NOPUSH, index
 
-__all__ = ["Proof", "Run", "Levels", "GapRounds", "Forward", "STRATEGIES", "prove", "whole_dag"]
+__all__ = ["Proof", "Horizon", "Run", "Levels", "GapRounds", "Forward", "STRATEGIES", "prove",
+           "whole_dag"]
 
 
 class Proof(NamedTuple):
@@ -36,6 +37,14 @@ class Proof(NamedTuple):
     mask: int
     restricted: str
     dag: Dag | GapExpansion | ForwardSearch
+
+
+class Horizon(NamedTuple):
+    """No proof within the budget: ``plies``, the most plies the forward search proved X
+    cannot force the target within against every defence (-1: it proved no such
+    horizon, or did not run)."""
+
+    plies: int
 
 
 class Run(Protocol):
@@ -157,7 +166,8 @@ class GapRun:
 @dataclass(frozen=True)
 class Forward:
     """The forward search for a short breakthrough (:mod:`logic.exact.forward`), a ply
-    deeper each step: it proves breakthroughs only, with their fastest line."""
+    deeper each step: it proves breakthroughs, with their fastest line, and otherwise a
+    horizon (:class:`Horizon`: its deepest finished ply)."""
 
     weight: float = 1.0
     #: the deepest search tried (plies); deeper breakthroughs are left to the expansions
@@ -167,8 +177,15 @@ class Forward:
 
     def start(self, root: Root, call: Call) -> ForwardRun:
         """A run of the search on ``root``."""
-        search = ForwardSearch(oriented_board(root), call.budget.late, call.budget.searched)
-        return ForwardRun(self, root, call, search, self.first_cap)
+        run = ForwardRun(self, root, call,
+                         ForwardSearch(oriented_board(root), _never, call.budget.searched),
+                         self.first_cap)
+        run.search.poll = run.poll
+        return run
+
+
+def _never() -> bool:
+    return False
 
 
 @dataclass
@@ -183,10 +200,32 @@ class ForwardRun:
     search: ForwardSearch
     cap: int
     finished: bool = False
+    #: the budget's clock and the positions searched at the search's last poll in this
+    #: step (None: none yet)
+    polled: tuple[float, int] | None = None
+    #: the time a position takes, as last measured between two polls
+    rate: float = 0.0
+
+    def poll(self) -> bool:
+        """The search's poll (every :data:`POLL_EVERY` positions): stop when the budget
+        is out (time up, cancelled), or when the positions up to the next poll would
+        pass the deadline (the budget is then out of time): a call ends within its
+        seconds."""
+        b = self.call.budget
+        now, nodes = b.clock(), self.search.nodes
+        if self.polled is not None and nodes > self.polled[1]:
+            self.rate = (now - self.polled[0]) / (nodes - self.polled[1])
+        self.polled = (now, nodes)
+        if not b.late() and now + self.rate * (POLL_EVERY - nodes % POLL_EVERY) >= b.deadline:
+            b.run_out("time")
+        return b.out
 
     def step(self) -> Proof | None:
         """One ply deeper; the proof once X forces the target within it."""
         s = self.search
+        self.polled = None
+        if self.poll():
+            return None
         try:
             d = s.deepen(s.depth + 1, limit=self.cap)
         except SearchAborted as e:
@@ -249,6 +288,12 @@ STRATEGIES: dict[str, tuple[Strategy, ...]] = {
     "forward": (replace(_FORWARD, weight=1.0),),
 }
 
+#: the share of a call's time the forward search has alone, after the other strategies'
+#: (when it runs with them): where the whole game is too big, it deepens the horizon
+#: (:class:`Horizon`) and may still find a breakthrough; the other strategies stop at
+#: the rest of the time
+HORIZON_SHARE = 0.5
+
 #: seconds every strategy is deemed to have spent before it starts: a strategy of
 #: weight w first runs once one of weight W has spent ``_HEAD_START * (W / w - 1)``, so
 #: a light strategy's first (possibly large) expansion does not delay a heavy one's
@@ -256,29 +301,65 @@ STRATEGIES: dict[str, tuple[Strategy, ...]] = {
 _HEAD_START = 0.05
 
 
-def prove(r: Root, call: Call, strategies: tuple[Strategy, ...]) -> Proof | None:
+def prove(r: Root, call: Call, strategies: tuple[Strategy, ...]) -> Proof | Horizon:
     """Run ``strategies`` on ``r``, always stepping the one that has spent the least
-    time so far for its weight, until one decides; None if out of budget (``call``'s)
-    or if every run finished undecided (restricted games X wins outright, a gap
-    expansion stuck: X wins the full game, which only the other strategies prove).
-    Time is read from the budget's clock: under a
+    time so far for its weight, until one decides; a :class:`Horizon` if out of budget
+    (``call``'s) or if every run finished undecided (restricted games X wins outright, a
+    gap expansion stuck: X wins the full game, which only the other strategies prove):
+    the deepest ply count a forward search among ``strategies`` completed without a win.
+    With a forward search among other strategies, these share the time up to
+    ``1 - HORIZON_SHARE`` of it; after that (once time, not the structure budget, ran
+    out, or every other run finished) the forward search deepens alone until the
+    budget's deadline.  Time is read from the budget's clock: under a
     :class:`~logic.exact.budget.WorkClock` the order of the steps, and so the answer's
     counts, depend on the work done only."""
-    clock = call.budget.clock
+    budget = call.budget
     runs: list[Run] = [s.start(r, call) for s in strategies]
+    forward = [run for run in runs if isinstance(run, ForwardRun)]
+    end = budget.deadline
+    if forward and len(runs) > 1:  # the last share of the time: the forward search's alone
+        budget.deadline = budget.start + (end - budget.start) * (1 - HORIZON_SHARE)
+    proof = _race(runs, [s.weight for s in strategies], budget)
+    if proof is None and budget.deadline < end:
+        proof = _deepen(forward[0], budget, end)
+    budget.deadline = end
+    if proof is not None:
+        return proof
+    return Horizon(max((run.search.depth for run in forward), default=-1))
+
+
+def _race(runs: list[Run], weights: list[float], budget: Budget) -> Proof | None:
+    """Step ``runs``, always the one that has spent the least time for its weight, until
+    one decides (its proof), the budget is out or every run finished (None)."""
+    clock = budget.clock
     spent = [0.0] * len(runs)
     active = set(range(len(runs)))
     while active:
-        i = min(active, key=lambda j: ((spent[j] + _HEAD_START) / strategies[j].weight, j))
+        i = min(active, key=lambda j: ((spent[j] + _HEAD_START) / weights[j], j))
         t0 = clock()
         proof = runs[i].step()
         spent[i] += clock() - t0
         if proof is not None:
             return proof
-        if call.budget.out:
+        if budget.out:
             return None
         if runs[i].finished:
             active.discard(i)
+    return None
+
+
+def _deepen(run: ForwardRun, budget: Budget, end: float) -> Proof | None:
+    """The forward search alone, a ply deeper each step, from where the other
+    strategies' share of the time ended until the budget's own deadline ``end`` or a
+    breakthrough.  Only after time ran out (a budget out of structures or cancelled
+    stays out) or every other strategy finished undecided."""
+    if budget.out and budget.why != "time":
+        return None
+    budget.deadline, budget.out, budget.why = end, False, ""
+    while not run.finished and not budget.late():
+        proof = run.step()
+        if proof is not None:
+            return proof
     return None
 
 

@@ -36,7 +36,7 @@ import chess
 
 import logic
 from logic.assets import asset_path
-from logic.exact import EXACT, MAX_STRUCTURES
+from logic.exact import EXACT, MAX_STRUCTURES, horizon_of
 from logic.position import (
     PositionFileError,
     bounded_lines,
@@ -62,7 +62,9 @@ class Case(NamedTuple):
 
 
 class Row(NamedTuple):
-    """The prover's answer for a :class:`Case`."""
+    """The prover's answer for a :class:`Case`: ``status`` blocked, breaks, horizon (a
+    verdict's horizon, :func:`logic.exact.horizon_of`: ``horizon`` its plies) or
+    unknown."""
 
     case: Case
     status: str
@@ -70,6 +72,7 @@ class Row(NamedTuple):
     ms: float
     structures: int
     pv: tuple[str, ...]
+    horizon: int | None = None
 
 
 def read_boards(path: str | Path) -> list[chess.Board]:
@@ -162,6 +165,9 @@ def solve_case(args: tuple[Case, float]) -> Row:
     # the workers prove at once: each keeps the default 10 s structure budget (memory)
     r = exact.solve(chess.Board(case.fen), case.side, max_seconds=seconds,
                     max_structures=MAX_STRUCTURES)
+    n = horizon_of(r)
+    if n is not None:
+        return Row(case, "horizon", "forward", r.ms, r.structures, r.pv, n)
     return Row(case, r.status, r.restricted, r.ms, r.structures, r.pv)
 
 
@@ -171,21 +177,25 @@ def _pct(values: Sequence[float], q: float) -> float:
 
 
 def summarise(rows: list[Row]) -> dict[str, Any]:
-    """Counts and the distribution of time and structures of a set's rows."""
+    """Counts and the distribution of time and structures of a set's rows; the
+    horizons (no blockage, no breakthrough: not settled) and their median depth."""
     ms = [r.ms for r in rows] or [0.0]
     st = [r.structures for r in rows] or [0]
     status = Counter(r.status for r in rows)
     n = len(rows)
+    depths = [r.horizon for r in rows if r.horizon is not None]
+    open_ = status["unknown"] + status["horizon"]
     return {"side_positions": n, "blocked": status["blocked"], "breaks": status["breaks"],
-            "unknown": status["unknown"],
-            "settled_pct": 100 * (n - status["unknown"]) / n if n else 0.0,
+            "unknown": status["unknown"], "horizon": status["horizon"],
+            "horizon_median": statistics.median(depths) if depths else None,
+            "settled_pct": 100 * (n - open_) / n if n else 0.0,
             "unknown_pct": 100 * status["unknown"] / n if n else 0.0,
             "ms_median": statistics.median(ms), "ms_p90": _pct(ms, .9),
             "ms_p99": _pct(ms, .99), "ms_max": max(ms),
             "structures_median": statistics.median(st), "structures_p90": _pct(st, .9),
             "structures_max": max(st),
             "proof_from": dict(Counter(f"{r.status}/{r.restricted or 'full'}" for r in rows
-                                       if r.status != "unknown").most_common())}
+                                       if r.status in ("blocked", "breaks")).most_common())}
 
 
 def _solve_all(cases: list[Case], seconds: float, jobs: int) -> list[Row]:
@@ -201,6 +211,9 @@ def _write(name: str, s: dict[str, Any], out: TextIO) -> None:
     out.write(f"{name}: {s['side_positions']} side-positions: blocked {s['blocked']}, "
               f"breaks {s['breaks']}, unknown {s['unknown']} ({s['unknown_pct']:.1f} %); "
               f"settled {s['settled_pct']:.1f} %\n")
+    if s["horizon"]:
+        out.write(f"  horizons {s['horizon']} (median {s['horizon_median']:g} plies: no "
+                  f"forced promotion within them)\n")
     out.write(f"  time ms  median {s['ms_median']:.1f}  p90 {s['ms_p90']:.1f}  "
               f"p99 {s['ms_p99']:.1f}  max {s['ms_max']:.1f}\n")
     out.write(f"  structures  median {s['structures_median']:.0f}  p90 "

@@ -327,7 +327,7 @@ def classify_lines(lines: Iterator[str], method: str, seconds: float | None = No
                 v = logic.detect(board, color, method=method, seconds=seconds)
                 side: dict[str, object] = {"blocked": v.blocked, "rule": v.rule}
                 side.update(logic.METHODS[method].fields(v))
-                if v.status not in (logic.Status.OK, logic.Status.UNKNOWN):
+                if v.status not in (logic.Status.OK, logic.Status.UNKNOWN, logic.Status.HORIZON):
                     side["status"] = v.status
                     side["reason"] = v.reason
                 obj[chess.COLOR_NAMES[color]] = side
@@ -499,7 +499,7 @@ def _print_judge(summary: dict[str, Any], out: TextIO) -> None:
     rate = summary.get("positions_per_second")
     out.write(f"exact judge ({j['pairs']} pairs, {j['seconds']:g} s a side): "
               f"{j['judged_sides']} sides judged: {e['blocked']} blocked, {e['breaks']} "
-              f"breaks, {e['unknown']} unknown; "
+              f"breaks, {e['unknown']} unknown, {e.get('horizon', 0)} horizons; "
               f"{rate if rate is not None else '-'} positions/s this run\n")
     for m, f in j["methods"].items():
         rec = (f", recall {f['recognised']}/{j['edge_sides_exact_blocked']}"

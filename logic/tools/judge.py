@@ -7,11 +7,14 @@ fortresses.  The judge settles (position, side) pairs with the exact prover
 * ``claims-blocked-exact-breaks``: a static method calls the side blocked and exact
   proves a forced promotion or mate -- a false positive, i.e. a bug;
 * ``exact-blocked-heuristic-misses``: the side has more pawns, exact proves it cannot
-  win, and no static method recognises it (each method's failing rule is kept).
+  win, and no static method recognises it (each method's failing rule is kept);
+* ``exact-horizon``: exact proves only a horizon for a judged side (it cannot force a
+  promotion or mate within so many plies; the whole game too big for the budget).
 
 Which pairs are judged: ``"claimed"`` (every side some static method calls blocked: the
 false-positive check, cheap) or ``"edge"`` (those and every side with more pawns: the
-recall measurement, dear).  An exact ``"unknown"`` (budget spent) counts neither way.
+recall measurement, dear).  An exact ``"unknown"`` (budget spent) or ``"horizon"``
+(budget spent, a horizon proved: no blockage) counts neither way.
 :func:`summarize` turns the results into the per-method figures of the README.
 """
 
@@ -22,7 +25,7 @@ from typing import Any, NamedTuple
 
 import chess
 
-from logic.exact import EXACT, MAX_STRUCTURES, line_san
+from logic.exact import EXACT, MAX_STRUCTURES, horizon_of, line_san
 from logic.tools.runlog import finite_number
 from logic.vocab import Category
 
@@ -32,7 +35,7 @@ __all__ = ["JudgeConfig", "JUDGE_PAIRS", "STATUSES", "judge_position", "judge_ca
 #: which (position, side) pairs the judge settles
 JUDGE_PAIRS = ("claimed", "edge")
 #: what the judge may answer for a side
-STATUSES = ("blocked", "breaks", "unknown", "error")
+STATUSES = ("blocked", "breaks", "unknown", "horizon", "error")
 
 
 class JudgeConfig(NamedTuple):
@@ -59,8 +62,8 @@ def judge_position(board: chess.Board, verdicts: dict[str, Any], config: JudgeCo
                    ) -> dict[str, dict[str, Any]]:
     """The exact verdicts of the pairs ``config`` selects, by side name: ``status``
     (one of :data:`STATUSES`), ``ms``, ``plies`` and ``pv`` (UCI, a breakthrough's
-    line).  ``verdicts`` are the static methods' (``{method: {side: {"blocked",
-    "rule"}}}``)."""
+    line; a horizon's depth in ``plies``).  ``verdicts`` are the static methods'
+    (``{method: {side: {"blocked", "rule"}}}``)."""
     method = EXACT
     out: dict[str, dict[str, Any]] = {}
     for color in chess.COLORS:
@@ -76,8 +79,9 @@ def judge_position(board: chess.Board, verdicts: dict[str, Any], config: JudgeCo
             out[name] = {"status": "error", "ms": 0.0, "plies": None, "pv": [],
                          "error": str(exc)}
             continue
-        out[name] = {"status": r.status, "ms": round(r.ms, 1), "plies": r.plies,
-                     "pv": list(r.pv)}
+        n = horizon_of(r)
+        out[name] = {"status": "horizon" if n is not None else r.status, "ms": round(r.ms, 1),
+                     "plies": n if n is not None else r.plies, "pv": list(r.pv)}
     return out
 
 
@@ -92,6 +96,8 @@ def judge_categories(board: chess.Board, verdicts: dict[str, Any],
     if any(edge(board, c) and not _claimed(verdicts, n)
            and exact.get(n, {}).get("status") == "blocked" for c, n in names):
         cats.append(Category.EXACT_BLOCKED_HEURISTIC_MISSES)
+    if any(exact.get(n, {}).get("status") == "horizon" for _c, n in names):
+        cats.append(Category.EXACT_HORIZON)
     return cats
 
 
@@ -111,6 +117,8 @@ def judge_note(board: chess.Board, verdicts: dict[str, Any],
         what = e["status"]
         if what == "breaks" and e.get("pv"):
             what = f"breaks ({_line(board, e['pv'])}, {e['plies']} plies)"
+        elif what == "horizon":
+            what = f"horizon (no promotion within {e['plies']} plies)"
         parts.append(f"{name}: exact {what}; {said}")
     return " | ".join(parts)
 

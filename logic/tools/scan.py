@@ -25,7 +25,8 @@ engine.  Output, in ``DIR``:
   rate) and the run's throughput (see :mod:`logic.tools.judge`).
 
 With ``--judge exact`` the exact prover settles the pairs the judge selects and adds the
-categories ``claims-blocked-exact-breaks`` and ``exact-blocked-heuristic-misses``
+categories ``claims-blocked-exact-breaks``, ``exact-blocked-heuristic-misses`` and
+``exact-horizon``
 (``c2``: exact's answer, with a breakthrough's first moves, and each method's verdict or
 failing rule).  ``every`` keeps every K-th position of the input (a sample).
 

@@ -90,6 +90,8 @@ def side_summary(v: Verdict | None) -> str:
             return f"{v.side}: the blockage ends, the defender forced to promote ({v.method})"
         return f"{v.side} breaks through — proved ({v.method})"
     if v.status == "unknown":
+        if getattr(getattr(v.detail, "result", None), "ran_out", "") == "memory":
+            return f"{v.side}: unknown — memory ({v.method}: out of memory, no guess)"
         return f"{v.side}: unknown ({v.method}: out of time, no guess)"
     if v.status != "ok":
         return f"{v.side}: the detector does not apply ({v.status})"

@@ -94,6 +94,10 @@ class ExactMethod(Method):
         #: makes the clock each proof reads its time from (one per call); None: the
         #: wall clock (``logic.exact.budget.WorkClock`` makes every proof deterministic)
         self.clock: Callable[[], Clock] | None = None
+        #: the memory each proof may hold (bytes, by the prover's count); None: the
+        #: prover's default (``logic.exact.budget.MEMORY_ENV``, else a share of the
+        #: machine's free memory)
+        self.max_bytes: int | None = None
         #: the per-board cache of :func:`logic.detect` (never filled: exact decides
         #: one side at a time, in :meth:`decide_board`)
         self.boards: dict[Any, Any] = {}
@@ -113,7 +117,7 @@ class ExactMethod(Method):
         secs = self.max_seconds if max_seconds is None else max_seconds
         return solve(board, color, max_seconds=secs, cancel=cancel, pv=pv, report=report,
                      seen=seen, method=method or self.schedule(board, color), on_line=on_line,
-                     max_structures=max_structures,
+                     max_structures=max_structures, max_bytes=self.max_bytes,
                      clock=None if self.clock is None else self.clock())
 
     @staticmethod
@@ -141,8 +145,8 @@ class ExactMethod(Method):
                      report: Callable[[int], None] | None = None,
                      on_line: Callable[[], None] | None = None) -> Verdict:
         """The verdict for a legal K+P ``board`` (``key``: any hashable naming the
-        board, e.g. the board cache's key).  Cached unless traced, cancelled or
-        given its own budget.  ``report`` / ``on_line``: progress (see
+        board, e.g. the board cache's key).  Cached unless traced, cancelled,
+        given its own budget or out of memory.  ``report`` / ``on_line``: progress (see
         :func:`logic.exact.solve`)."""
         ckey = (*key, bool(color))
         plain = max_seconds is None and cancel is None
@@ -159,7 +163,7 @@ class ExactMethod(Method):
             rec.flipped = False  # the prover answers in real coordinates
             self._record(rec, board, color, v, seen or [])
             v = v._replace(steps=tuple(rec.steps))
-        elif plain or r.status != "unknown":
+        elif (plain and r.ran_out != "memory") or r.status != "unknown":
             if len(self._verdicts) >= _VERDICT_CACHE:
                 self._verdicts.clear()
             self._verdicts[ckey] = v
@@ -215,6 +219,9 @@ class ExactMethod(Method):
                 said = defender_promotes(v.color)
                 return f"{said[0].upper()}{said[1:]}: {first}{more} in {_plies(r.plies)}"
             return f"{v.side} breaks through: {first}{more} {_ends(r)} in {_plies(r.plies)}"
+        if r.ran_out == "memory":
+            return (f"{v.side}: unknown — memory: the exact prover's memory budget ran out "
+                    f"({_work(r)}, {r.ms / 1000:.2f} s; no guess)")
         why = "budget ran out" if r.ran_out else "strategies all ended undecided"
         return (f"{v.side}: unknown — the exact prover's {why} "
                 f"({_work(r)}, {r.ms / 1000:.2f} s; no guess)")
@@ -250,7 +257,8 @@ class ExactMethod(Method):
         if not r.ran_out:
             return (f"unknown: every strategy of the exact prover ended undecided after "
                     f"{_work(r)} and {secs:.2f} s (no guess)")
-        what = {"time": "time ran out", "cancelled": "run was cancelled"}.get(
+        what = {"time": "time ran out", "cancelled": "run was cancelled",
+                "memory": "memory ran out"}.get(
             r.ran_out, "budget ran out")
         return (f"unknown: the exact prover's {what} after {_work(r)} and {secs:.2f} s "
                 f"(no guess)")

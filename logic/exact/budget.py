@@ -130,9 +130,10 @@ def next_budget(seconds: float, ran_out: Iterable[str | None]) -> Retry:
     """The retry policy after "unknown": twice ``seconds`` (at most
     :data:`MAX_RETRY_SECONDS`) when a retry can still help, judged by what the unknown
     verdicts ran out of (``ran_out``: each one's ``ExactResult.ran_out``: ``"time"``,
-    ``"structures"`` or ``None`` when every strategy ended undecided).  More time helps
-    where time ran out; more structures only below :data:`STRUCTURE_CEILING`.  An empty
-    ``ran_out`` (nothing known yet) allows a retry."""
+    ``"structures"``, ``"memory"`` or ``None`` when every strategy ended undecided).  More
+    time helps where time ran out; more structures only below :data:`STRUCTURE_CEILING`;
+    never where memory ran out.  An empty ``ran_out`` (nothing known yet) allows a
+    retry."""
     ends = list(ran_out)
     if seconds >= MAX_RETRY_SECONDS:
         return Retry(None, f"Already {seconds:g} s a side, the most a retry gives: "
@@ -140,6 +141,9 @@ def next_budget(seconds: float, ran_out: Iterable[str | None]) -> Retry:
     if ends and "time" not in ends:
         if "structures" in ends and structure_budget(seconds) < STRUCTURE_CEILING:
             return Retry(min(MAX_RETRY_SECONDS, 2 * seconds), "")
+        if "memory" in ends:
+            return Retry(None, "The prover's memory budget ran out: more time would not "
+                               "help")
         if "structures" in ends:
             return Retry(None, f"Already the most structures a proof may solve "
                                f"({STRUCTURE_CEILING:,}): still unknown")

@@ -76,6 +76,12 @@ def test_every_command_with_exact_seconds_refuses_a_bad_exact_memory(
     assert "--exact-memory" in err and "'plenty'" in err
 
 
+def test_the_window_refuses_a_bad_exact_memory(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("--exact-memory", "lots")[0] == 2
+    assert "--exact-memory: expected a memory size such as 512M or 2G, got 'lots'" in \
+        capsys.readouterr().err
+
+
 def test_exact_memory_applies_only_where_the_prover_runs(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     f = tmp_path / "f.epd"

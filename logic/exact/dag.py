@@ -54,7 +54,7 @@ class Budget:
     def __init__(self, max_seconds: float, max_structures: int,
                  cancel: Callable[[], bool] | None,
                  report: Callable[[int], None] | None = None,
-                 seen: list[Key] | None = None, clock: Clock | None = None, *,
+                 seen: list[Key] | None = None, clock: Clock | None = None,
                  max_bytes: int | None = None, held_before: int = 0) -> None:
         #: ``report(n)`` is called with the distinct structures solved so far every 16
         #: solves (progress);

@@ -274,7 +274,7 @@ def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square
         max_structures = structure_budget(max_seconds)
     limit, held = _memory(max_bytes, use_cache)
     budget = Budget(max_seconds, max_structures, cancel, report, seen,
-                    WallClock() if clock is None else clock, max_bytes=limit, held_before=held)
+                    WallClock() if clock is None else clock, limit, held)
     try:
         strategies = STRATEGIES[method]
     except KeyError:

@@ -220,7 +220,7 @@ class ExactMethod(Method):
                 return f"{said[0].upper()}{said[1:]}: {first}{more} in {_plies(r.plies)}"
             return f"{v.side} breaks through: {first}{more} {_ends(r)} in {_plies(r.plies)}"
         if r.ran_out == "memory":
-            return (f"{v.side}: unknown — memory: the exact prover's memory budget ran out "
+            return (f"{v.side}: unknown — memory: the exact prover ran out of memory "
                     f"({_work(r)}, {r.ms / 1000:.2f} s; no guess)")
         why = "budget ran out" if r.ran_out else "strategies all ended undecided"
         return (f"{v.side}: unknown — the exact prover's {why} "

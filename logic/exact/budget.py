@@ -154,9 +154,11 @@ def next_budget(seconds: float, ran_out: Iterable[str | None]) -> Retry:
 #: bytes a call holds per structure solved: its tables (three 4096-bit integers) in the
 #: call's dictionaries and bounds.  Measured with :mod:`tracemalloc` (peak of a call on a
 #: cold cache over its solves, ``pv=False``): 3,196 for the gap rounds of ``paper-13``
-#: (17,222 solves, 55.0 MB), 2,676 for its level-limited bounds (16,146 solves, 43.2 MB),
-#: rounded up
-SOLVE_BYTES = 3_400
+#: (17,222 solves, 55.0 MB), 2,676 for its level-limited bounds (16,146 solves, 43.2 MB);
+#: by the resident size, which adds the allocator's slack (``benchmarks/exact_memory.py``,
+#: both sides of ``explain`` at 30 s a side): 2,100 for ``paper-13`` (430,000 solves,
+#: 890 MB) to 5,000 for ``paper-3`` (366,000 solves, 1.8 GB): the largest
+SOLVE_BYTES = 5_000
 #: bytes per structure the widest forward pass of an expansion holds at once (its order,
 #: seeds, kept moves and each structure's progress): the whole DAG of ``paper-13``, given
 #: up after 125,000 structures taken on and none solved, peaked at 152.0 MB (1,216 each)

@@ -217,6 +217,7 @@ MEASURED: dict[str, Measured] = {
                                  "3"), "about 30 minutes"),
     "exact-speed": Measured((*_CLI, "bench", "--exact", *_MASTER, "--exact-seconds", "10",
                              "--sample", "40", "--jobs", "2"), "about an hour"),
+    "exact-memory": Measured((PY, "benchmarks/exact_memory.py"), "about 10 minutes"),
     "exact-master-drawn": Measured((PY, "benchmarks/exact_bench.py", "master", "--seconds",
                                     "10", "--jobs", "2"), "about 2 hours"),
     "horizon": Measured((PY, "benchmarks/horizon.py", "--sample", "60", "--jobs", "2"),

@@ -44,7 +44,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser for all subcommands."""
     import logic
-    from logic.tools.commands import add_commands, add_exact_seconds
+    from logic.tools.commands import add_commands, add_exact_seconds, with_exact_memory
 
     p = _Parser(
         prog="pawnfence",
@@ -91,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--speed", type=float, default=1.5,
                    help="GIF: steps per second (the frame time is 1/speed)")
     add_exact_seconds(r)
-    r.set_defaults(run=_render)
+    r.set_defaults(run=with_exact_memory(_render))
     from viewer.report_command import add_report_commands
 
     add_report_commands(sub, parsers)
@@ -178,6 +178,9 @@ def build_viewer_parser(commands: Sequence[str] = ()) -> argparse.ArgumentParser
     p.add_argument("--case", type=int, default=1, metavar="N",
                    help="with --playlist: open on its N-th position (1 = the first)")
     p.add_argument("--size", help="window size WxH, e.g. 1280x860")
+    p.add_argument("--exact-memory", metavar="SIZE",
+                   help="the memory the exact prover may hold per side, e.g. 512M or 2G "
+                   "(default: half the memory free at the proof's start)")
     p.add_argument("--frames", type=int, help=argparse.SUPPRESS)  # tests: stop after N frames
     p.add_argument("--screenshot", help=argparse.SUPPRESS)  # tests: save the last frame
     p.add_argument("--version", action="version", version=f"pawnfence {__version__}")
@@ -204,9 +207,21 @@ def parse_size(text: str) -> tuple[int, int]:
     return int(parts[0]), int(parts[1])
 
 
+def _exact_memory(text: str) -> int:
+    """``--exact-memory`` of the window: a size (:func:`logic.exact.parse_memory`); raises a
+    ``ValueError`` naming the option and echoing the text."""
+    from logic.exact import parse_memory
+
+    try:
+        return parse_memory(text)
+    except ValueError as exc:
+        raise ValueError(f"--exact-memory: {exc}") from None
+
+
 def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
     args = build_viewer_parser(commands).parse_args(argv)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # before pygame's import
+    import logic
     from logic.position import read_playlist
     from logic.tools.commands import board_from_args
 
@@ -219,6 +234,8 @@ def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
             raise ValueError(f"--case must be from 1 to the playlist's {len(playlist)} "
                              f"positions (with --playlist), got {args.case}")
         size = parse_size(args.size) if args.size else None
+        if args.exact_memory is not None:
+            logic.METHODS["exact"].max_bytes = _exact_memory(args.exact_memory)
     except (ValueError, OSError) as exc:
         print(f"pawnfence: {exc}{_command_hint(args.fen, commands)}", file=sys.stderr)
         return 2

@@ -15,7 +15,9 @@ counter, cancel, progress and results).  Contracts:
   one (two outcomes, ``stage`` 0 and 1);
 * :attr:`ProofJob.progress` is an immutable snapshot (the structures solved so far
   and when the job started), replaced by the worker;
-* an exception in the prover (bad input) becomes an outcome with ``error`` set;
+* an exception in the prover (bad input) becomes an outcome with ``error`` set (a
+  ``MemoryError`` outside the prover, which makes its own "unknown — memory", is worded
+  so);
 * ``notify`` (if given) is called from the worker when an outcome is ready, so an
   idle window wakes up;
 * :meth:`ProofJob.close` cancels and waits a bounded time for the thread.
@@ -195,6 +197,9 @@ class ProofJob:
                                         max_seconds=req.seconds, cancel=ticket.cancelled,
                                         report=report, on_line=on_line)
                 out = Outcome(req.token, stage, v)
+            except MemoryError:  # the prover catches its own: this is the trace's
+                out = Outcome(req.token, stage, None, "unknown — memory (the proof's trace "
+                              "did not fit in memory)")
             except Exception as exc:  # bad input must never crash the viewer
                 out = Outcome(req.token, stage, None, f"{type(exc).__name__}: {exc}")
             if not job.publish(ticket, _appending(out)) or out.error:

@@ -96,6 +96,8 @@ def side_summary(v: Verdict | None) -> str:
         what = "forces mate" if ends == "mate" else "forces a promotion"
         return f"{v.side} {what}: {short} — proved ({v.method})"
     if v.status == "unknown":
+        if getattr(getattr(v.detail, "result", None), "ran_out", "") == "memory":
+            return f"{v.side}: unknown — memory ({v.method}: out of memory, no guess)"
         return f"{v.side}: unknown ({v.method}: out of time, no guess)"
     if v.status == "horizon":
         n = getattr(getattr(v.detail, "result", None), "horizon", 0)

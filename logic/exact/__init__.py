@@ -2,7 +2,8 @@
 "pawn hash", generalised), with sound shortcuts run side by side.
 
 One door: :func:`solve` (a board and a side: :class:`ExactResult`), :class:`ExactError`,
-the method object :data:`EXACT` (``logic.METHODS["exact"]``), the budgets and
+the method object :data:`EXACT` (``logic.METHODS["exact"]``), the budgets (time,
+structures, memory: :func:`parse_memory`, :data:`MEMORY_ENV`) and
 :func:`next_budget` (the retry policy after "unknown"), the clocks a call reads its
 time from (:class:`WallClock`, :class:`WorkClock`).  The modules behind it:
 
@@ -26,12 +27,17 @@ from logic.exact.budget import (
     MAX_RETRY_SECONDS,
     MAX_SECONDS,
     MAX_STRUCTURES,
+    MEMORY_ENV,
     STRUCTURE_CEILING,
     Clock,
+    MemoryBudgetError,
     Retry,
     WallClock,
     WorkClock,
+    default_memory,
+    memory_text,
     next_budget,
+    parse_memory,
     structure_budget,
 )
 from logic.exact.method import (
@@ -63,6 +69,7 @@ __all__ = [
     "MAX_RETRY_SECONDS",
     "MAX_SECONDS",
     "MAX_STRUCTURES",
+    "MEMORY_ENV",
     "MIN_HORIZON",
     "STRUCTURE_CEILING",
     "Clock",
@@ -71,19 +78,23 @@ __all__ = [
     "ExactError",
     "ExactMethod",
     "ExactResult",
+    "MemoryBudgetError",
     "Retry",
     "WallClock",
     "WorkClock",
     "cache_info",
     "check_board",
     "clear_cache",
+    "default_memory",
     "defender_promotes",
     "horizon_headline",
     "horizon_of",
     "line_san",
+    "memory_text",
     "next_budget",
     "open_tables",
     "Outcome",
+    "parse_memory",
     "solve",
     "solve_bitboards",
     "structure_budget",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 
-from logic.exact.budget import Clock, WallClock
+from logic.exact.budget import NODE_BYTES, SOLVE_BYTES, VISIT_BYTES, Clock, WallClock
 from logic.exact.reach import reach_moves, regions, runner
 from logic.exact.tables import (
     FULL,
@@ -42,16 +42,27 @@ Key = tuple[int, int]
 
 class Budget:
     """Time (read from ``clock``, :class:`~logic.exact.budget.WallClock` by default),
-    structure count and cancellation for one call.  Every solve, forward-pass visit and
-    searched position counted here is told to the clock."""
+    structure count, memory and cancellation for one call.  Every solve, forward-pass
+    visit and searched position counted here is told to the clock.
+
+    Memory is counted, not measured (:meth:`held`): ``held_before`` bytes the call
+    starts with (the structure cache), and a fixed estimate per structure solved, per
+    structure of the widest forward pass and per position searched
+    (:data:`~logic.exact.budget.SOLVE_BYTES` and the others); the call stops expanding
+    before :meth:`held` would pass ``max_bytes`` (None: no memory budget)."""
 
     def __init__(self, max_seconds: float, max_structures: int,
                  cancel: Callable[[], bool] | None,
                  report: Callable[[int], None] | None = None,
-                 seen: list[Key] | None = None, clock: Clock | None = None) -> None:
+                 seen: list[Key] | None = None, clock: Clock | None = None,
+                 max_bytes: int | None = None, held_before: int = 0) -> None:
         #: ``report(n)`` is called with the distinct structures solved so far every 16
         #: solves (progress);
         #: ``seen`` collects the structures solved, in order (for a trace)
+        self.max_bytes = max_bytes
+        self.held_before = held_before
+        #: the most structures one forward pass of an expansion took on
+        self.widest = 0
         self.report = report
         self.seen = seen
         self.clock: Clock = WallClock() if clock is None else clock
@@ -64,7 +75,8 @@ class Budget:
         #: positions the forward search (:mod:`logic.exact.forward`) searched
         self.nodes = 0
         self.out = False
-        #: what ran out first: "structures", "time" or "cancelled" ("" while in budget)
+        #: what ran out first: "structures", "memory", "time" or "cancelled" ("" while
+        #: in budget)
         self.why = ""
         #: the distinct structures solved (a structure may be solved in several games,
         #: and again in each partial expansion or round)
@@ -78,6 +90,8 @@ class Budget:
             return False
         if self.left <= 0:
             return self.run_out("structures")
+        if self._over_memory(SOLVE_BYTES):
+            return self.run_out("memory")
         if self._overdue():
             return self.run_out("time")
         if polled and self.cancel is not None and self.cancel():
@@ -96,6 +110,25 @@ class Budget:
         budget of 0 s is out at once, whatever the clock)."""
         return self.clock() + self.solved * TEARDOWN >= self.deadline
 
+    def held(self) -> int:
+        """The bytes the call holds by its count: what it started with, its solves, its
+        widest forward pass and the forward search's positions."""
+        return (self.held_before + self.solved * SOLVE_BYTES + self.widest * VISIT_BYTES
+                + self.nodes * NODE_BYTES)
+
+    def _over_memory(self, more: int = 0) -> bool:
+        """Whether :meth:`held` and ``more`` bytes pass the memory budget."""
+        return self.max_bytes is not None and self.held() + more > self.max_bytes
+
+    def taken_on(self, n: int) -> bool:
+        """A forward pass has taken on ``n`` structures; False (the budget is out) once
+        that passes the memory budget."""
+        if n > self.widest:
+            self.widest = n
+            if self._over_memory():
+                return self.run_out("memory")
+        return not self.out
+
     def solving(self, moves: Moves) -> None:
         """Tell the clock of a structure's retrograde solve over ``moves`` (its cost grows
         with them)."""
@@ -111,16 +144,19 @@ class Budget:
         return self.clock() - self.start
 
     def run_out(self, why: str) -> bool:
-        """The budget is out (``why``: ``"structures"``, ``"time"`` or ``"cancelled"``,
-        the first reason kept); returns False (nothing more may be spent)."""
+        """The budget is out (``why``: ``"structures"``, ``"memory"``, ``"time"`` or
+        ``"cancelled"``, the first reason kept); returns False (nothing more may be
+        spent)."""
         if not self.out:
             self.out, self.why = True, why
         return False
 
     def late(self, n: int = 63) -> bool:
-        """Whether time is up or (when ``n % 64 == 63``) the call is cancelled; then
-        the budget is out."""
-        if self._overdue():
+        """Whether time is up, the memory budget is spent or (when ``n % 64 == 63``) the
+        call is cancelled; then the budget is out."""
+        if self._over_memory():
+            self.run_out("memory")
+        elif self._overdue():
             self.run_out("time")
         elif self.cancel is not None and n % 64 == 63 and self.cancel():
             self.run_out("cancelled")
@@ -333,8 +369,8 @@ class Dag:
 
     def _over(self, n: int) -> bool:
         """Whether ``n`` structures taken on exceed this expansion's cap (then
-        ``capped``) or the budget (then the budget is out), or time is up or the call
-        is cancelled."""
+        ``capped``) or the budget (structures or memory: then the budget is out), or time
+        is up or the call is cancelled."""
         if self.cap is not None and n > self.cap:
             self.capped = True
             return True
@@ -342,6 +378,7 @@ class Dag:
         b.clock.work("visit")
         if n > b.left:
             b.run_out("structures")
+        b.taken_on(n)
         return b.late(n)
 
     def _kinds(self, moves: Moves) -> tuple[bool, bool]:

@@ -113,6 +113,10 @@ class ExactMethod(Method):
         #: makes the clock each proof reads its time from (one per call); None: the
         #: wall clock (``logic.exact.budget.WorkClock`` makes every proof deterministic)
         self.clock: Callable[[], Clock] | None = None
+        #: the memory each proof may hold (bytes, by the prover's count); None: the
+        #: prover's default (``logic.exact.budget.MEMORY_ENV``, else a share of the
+        #: machine's free memory)
+        self.max_bytes: int | None = None
         #: the per-board cache of :func:`logic.detect` (never filled: exact decides
         #: one side at a time, in :meth:`decide_board`)
         self.boards: dict[Any, Any] = {}
@@ -141,7 +145,7 @@ class ExactMethod(Method):
         secs = self.max_seconds if max_seconds is None else max_seconds
         return solve(board, color, max_seconds=secs, cancel=cancel, pv=pv, report=report,
                      seen=seen, method=method or self.schedule(board, color), on_line=on_line,
-                     max_structures=max_structures,
+                     max_structures=max_structures, max_bytes=self.max_bytes,
                      clock=None if self.clock is None else self.clock())
 
     @staticmethod
@@ -169,8 +173,8 @@ class ExactMethod(Method):
                      report: Callable[[int], None] | None = None,
                      on_line: Callable[[], None] | None = None) -> Verdict:
         """The verdict for a legal K+P ``board`` (``key``: any hashable naming the
-        board, e.g. the board cache's key).  Cached unless traced, cancelled or
-        given its own budget.  ``report`` / ``on_line``: progress (see
+        board, e.g. the board cache's key).  Cached unless traced, cancelled,
+        given its own budget or out of memory.  ``report`` / ``on_line``: progress (see
         :func:`logic.exact.solve`)."""
         ckey = (*key, bool(color))
         plain = max_seconds is None and cancel is None
@@ -187,7 +191,7 @@ class ExactMethod(Method):
             rec.flipped = False  # the prover answers in real coordinates
             self._record(rec, board, color, v, seen or [])
             v = v._replace(steps=tuple(rec.steps))
-        elif plain or r.status in ("blocked", "breaks"):
+        elif (plain and r.ran_out != "memory") or r.status in ("blocked", "breaks"):
             if len(self._verdicts) >= _VERDICT_CACHE:
                 self._verdicts.clear()
             self._verdicts[ckey] = v
@@ -261,6 +265,9 @@ class ExactMethod(Method):
                 return f"{said[0].upper()}{said[1:]}: {first}{more} in {_plies(r.plies)}"
             last = f" … {_last_move(d)}" if len(d.san) > shown else ""
             return f"{v.side} {_forces(r)}: {first}{last} — {told.text}"
+        if r.ran_out == "memory":
+            return (f"{v.side}: unknown — memory: the exact prover ran out of memory "
+                    f"({_run(d, lead='')}{'; ' if d.stats else ''}no guess)")
         why = "budget ran out" if r.ran_out else "strategies all ended undecided"
         return (f"{v.side}: unknown — the exact prover's {why} "
                 f"({_run(d, lead='')}{'; ' if d.stats else ''}no guess)")
@@ -542,9 +549,10 @@ def _squares(bb: int) -> str:
 
 
 def _ran_out(r: ExactResult) -> str:
-    """What ran out: "time ran out", "run was cancelled", "budget ran out"."""
-    return {"time": "time ran out", "cancelled": "run was cancelled"}.get(
-        r.ran_out or "", "budget ran out")
+    """What ran out: "time ran out", "run was cancelled", "memory ran out", "budget ran
+    out"."""
+    return {"time": "time ran out", "cancelled": "run was cancelled",
+            "memory": "memory ran out"}.get(r.ran_out or "", "budget ran out")
 
 
 def _unknown_without_stats(r: ExactResult) -> str:

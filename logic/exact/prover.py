@@ -13,9 +13,10 @@ keeps "X cannot win" a proof, but it is no win for X (``ends="defender-promotion
   king and pawns and is never mating.
 * ``blocked=False``: X forces the target; the result names who ends the blockage
   (X promotes, D is forced to promote, or mate) and gives a principal variation.
-* ``"unknown"`` when the budget (time, structures) runs out or ``cancel()`` says
-  so: never a guess.  What the forward search proved meanwhile is kept as the
-  ``horizon``: X cannot force the target within that many plies.
+* ``"unknown"`` when the budget (time, structures, memory) runs out or ``cancel()``
+  says so, or Python runs out of memory (a ``MemoryError`` is that side's "unknown",
+  ``ran_out="memory"``): never a guess.  What the forward search proved meanwhile is
+  kept as the ``horizon``: X cannot force the target within that many plies.
 
 Algorithm: pawn moves never go back, so the pawn structures reachable from the
 root form a DAG, solved successors first, each by a bitboard-parallel retrograde
@@ -61,9 +62,12 @@ import chess
 from logic.exact.budget import (
     MAX_SECONDS,
     MAX_STRUCTURES,
+    SOLVE_BYTES,
     STRUCTURE_CEILING,
     Clock,
     WallClock,
+    default_memory,
+    memory_setting,
     structure_budget,
 )
 from logic.exact.dag import Budget, Call, cache_info, clear_cache
@@ -126,15 +130,15 @@ class ExactResult(NamedTuple):
     gap-guided one (:mod:`logic.exact.gap`), ``"forward"`` the forward search for a
     short breakthrough (:mod:`logic.exact.forward`; its line is the fastest).
     ``ran_out`` (unknown only): what ended the call, ``"time"``, ``"structures"`` (its
-    structure budget) or ``"cancelled"`` (``""`` when every strategy finished
-    undecided).  ``nodes``: positions the forward search examined (as a strategy, for
-    its own proof's line, and for the line of a breakthrough a partial expansion
-    proved).  ``horizon`` (unknown only): the most plies within which the forward search
-    proved that X cannot force the target against every defence (its deepest finished
-    ply; -1 when it proved none or did not run): a proof, weaker than a blockage, that
-    holds for ever after -- no promotion (by either side, X's counted only when its new
-    piece is not taken at once) and no mate within ``horizon`` plies.  ``seconds``
-    (unknown only): the call's time budget.
+    structure budget), ``"memory"`` (its memory budget, or a ``MemoryError``) or
+    ``"cancelled"`` (``""`` when every strategy finished undecided).  ``nodes``: positions
+    the forward search examined (as a strategy, for its own proof's line, and for the line
+    of a breakthrough a partial expansion proved).  ``horizon`` (unknown only): the most
+    plies within which the forward search proved that X cannot force the target against
+    every defence (its deepest finished ply; -1 when it proved none or did not run): a
+    proof, weaker than a blockage, that holds for ever after -- no promotion (by either
+    side, X's counted only when its new piece is not taken at once) and no mate within
+    ``horizon`` plies.  ``seconds`` (unknown only): the call's time budget.
     """
 
     status: str
@@ -214,7 +218,9 @@ def _faster_line(r: Root, proof: Proof, line: PV | None, end: float,
         if better is not None:
             return proof, better, True
     left = end - clock()
-    whole = whole_dag(r, Call(Budget(left / 2, MAX_STRUCTURES, cancel, clock=clock), use_cache),
+    room = None if budget.max_bytes is None else max(0, budget.max_bytes - budget.held())
+    whole = whole_dag(r, Call(Budget(left / 2, MAX_STRUCTURES, cancel, clock=clock,
+                                     max_bytes=room), use_cache),
                       LINE_DAG_CAP) if left > 0 else None
     if whole is not None:
         whole = whole._replace(restricted=proof.restricted)  # its king map is exact
@@ -223,6 +229,29 @@ def _faster_line(r: Root, proof: Proof, line: PV | None, end: float,
             return whole, better, True
         return whole, line, False
     return proof, line, False
+
+
+def _memory(max_bytes: int | None, use_cache: bool) -> tuple[int, int]:
+    """``(memory budget, bytes held at the start)`` of a call given ``max_bytes`` (None:
+    the setting :func:`~logic.exact.budget.memory_setting`, else what is held plus
+    :func:`~logic.exact.budget.default_memory`).  What is held is the structure cache
+    (counted like the solves that filled it) when the call uses it; a cache that would
+    take more than half of a budget that is set is cleared."""
+    held = cache_info()["structures"] * SOLVE_BYTES if use_cache else 0
+    if max_bytes is None:
+        max_bytes = memory_setting()
+        if max_bytes is None:
+            return held + default_memory(), held
+    if held > max_bytes // 2:
+        clear_cache()
+        held = 0
+    return max_bytes, held
+
+
+def _out_of_memory(budget: Budget) -> None:
+    """After a ``MemoryError``: the budget is out for memory, the cache is freed."""
+    clear_cache()
+    budget.out, budget.why = True, "memory"
 
 
 def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square,
@@ -235,28 +264,35 @@ def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square
                     report: Callable[[int], None] | None = None,
                     seen: list[tuple[int, int]] | None = None,
                     on_line: Callable[[], None] | None = None,
-                    clock: Clock | None = None) -> ExactResult:
+                    clock: Clock | None = None, max_bytes: int | None = None) -> ExactResult:
     """:func:`solve` on raw bitboards of a legal position (not validated).  ``ep_square``
     must be None unless the side to move can capture en passant.  Raises
-    :class:`ExactError` for an unknown method or a ``max_seconds`` that is negative or
-    not finite."""
+    :class:`ExactError` for an unknown method, a ``max_seconds`` that is negative or
+    not finite or a ``max_bytes`` that is not a whole number of at least 0."""
     try:
         finite = math.isfinite(max_seconds) and max_seconds >= 0
     except TypeError:
         finite = False
     if not finite:  # NaN never passes the deadline: the call would run unbounded
         raise ExactError(f"max_seconds must be finite and not negative, got {max_seconds!r}")
+    if max_bytes is not None and (not isinstance(max_bytes, int) or max_bytes < 0):
+        raise ExactError(f"max_bytes must be a whole number of at least 0, got {max_bytes!r}")
     r = orient(white_pawns, black_pawns, white_king, black_king, turn, ep_square, color)
     if max_structures is None:
         max_structures = structure_budget(max_seconds)
+    limit, held = _memory(max_bytes, use_cache)
     budget = Budget(max_seconds, max_structures, cancel, report, seen,
-                    WallClock() if clock is None else clock)
+                    WallClock() if clock is None else clock, limit, held)
     try:
         strategies = STRATEGIES[method]
     except KeyError:
         raise ExactError(f"unknown method {method!r}; choose one of {', '.join(STRATEGIES)}"
                          ) from None
-    proof = prove(r, Call(budget, use_cache), strategies)
+    try:
+        proof = prove(r, Call(budget, use_cache), strategies)
+    except MemoryError:  # more than the count foresaw: this side is unknown
+        _out_of_memory(budget)
+        proof = Horizon(plies=-1)
     states = budget.solved * 2 * NSTATES
     if isinstance(proof, Horizon):
         ms = budget.elapsed() * 1000
@@ -274,11 +310,15 @@ def solve_bitboards(white_pawns: int, black_pawns: int, white_king: chess.Square
         on_line()
     pv_budget = max_seconds if pv_seconds is None else pv_seconds
     pv_end = budget.clock() + pv_budget
-    line = _principal(r, proof, pv_budget, cancel, budget) if pv else None
     fastest = proof.restricted in ("", "forward")
-    if pv and not fastest:  # a partial expansion's line: look for the fastest
-        proof, line, fastest = _faster_line(r, proof, line, pv_end, cancel, budget,
-                                             use_cache)
+    try:
+        line = _principal(r, proof, pv_budget, cancel, budget) if pv else None
+        if pv and not fastest:  # a partial expansion's line: look for the fastest
+            proof, line, fastest = _faster_line(r, proof, line, pv_end, cancel, budget,
+                                                 use_cache)
+    except MemoryError:  # the proof stands, without its line
+        clear_cache()
+        line = None
     sl = king_squares(proof.table, dk=r.dk)
     moves: tuple[str, ...] = ()
     plies, ends = None, ""
@@ -307,15 +347,21 @@ def solve(board: chess.Board, color: chess.Color, *, max_seconds: float = MAX_SE
           report: Callable[[int], None] | None = None,
           seen: list[tuple[int, int]] | None = None,
           on_line: Callable[[], None] | None = None,
-          clock: Clock | None = None) -> ExactResult:
+          clock: Clock | None = None, max_bytes: int | None = None) -> ExactResult:
     """Decide whether ``color`` (X) can force a promotion (by either side) or mate in a
     legal king-and-pawn-only ``board``, against any defence.  See :class:`ExactResult`.
 
     The budget: at most ``max_seconds`` and ``max_structures`` structure solves
     (by default :func:`structure_budget` of ``max_seconds``) for the proof (then
     ``"unknown"``, saying which ran out), and as much time again for the PV of a
-    breakthrough (``pv=False`` skips it).  ``cancel`` is polled regularly; True gives
-    ``"unknown"``.  ``use_cache=False`` neither reads nor writes the structure cache.
+    breakthrough (``pv=False`` skips it).  ``max_bytes``: the memory the call may hold, by
+    its count (:class:`~logic.exact.dag.Budget`; None: the setting
+    :data:`~logic.exact.budget.MEMORY_ENV`, else a share of the machine's free memory,
+    :func:`~logic.exact.budget.default_memory`); past it, or on a ``MemoryError``, the call
+    is ``"unknown"`` with ``ran_out="memory"`` (a ``MemoryError`` while the line of a proved
+    breakthrough is computed leaves the proof without its line).  ``cancel`` is polled
+    regularly; True gives ``"unknown"``.  ``use_cache=False`` neither reads nor writes the
+    structure cache.
     ``method`` picks the strategies (:data:`STRATEGIES`; ``"auto"`` by default).
     ``report(n)`` is called with the distinct structures solved so far every 16 solves;
     ``seen`` (a list) receives each structure solved, ``(X's pawns, D's pawns)`` in
@@ -325,8 +371,10 @@ def solve(board: chess.Board, color: chess.Color, *, max_seconds: float = MAX_SE
     :class:`~logic.exact.budget.WorkClock`, one per call, makes the answer and its
     counts independent of the machine's speed and load).  Raises
     :class:`ExactError` (a ``ValueError``, echoing the FEN) for other pieces, an
-    illegal position (``board.status()``), an unknown method or a ``max_seconds`` that is
-    negative or not finite (NaN, infinity: echoed)."""
+    illegal position (``board.status()``), an unknown method, a ``max_seconds`` that is
+    negative or not finite (NaN, infinity: echoed) or a ``max_bytes`` below 0; a bad
+    :data:`~logic.exact.budget.MEMORY_ENV` raises
+    :class:`~logic.exact.budget.MemoryBudgetError` (a ``ValueError``, echoing it)."""
     check_board(board)
     w = board.pawns & board.occupied_co[chess.WHITE]
     b = board.pawns & board.occupied_co[chess.BLACK]
@@ -337,4 +385,4 @@ def solve(board: chess.Board, color: chess.Color, *, max_seconds: float = MAX_SE
     return solve_bitboards(w, b, wk, bk, board.turn, ep, color, max_seconds=max_seconds,
                            max_structures=max_structures, cancel=cancel, use_cache=use_cache,
                            pv=pv, method=method, report=report, seen=seen, on_line=on_line,
-                           clock=clock)
+                           clock=clock, max_bytes=max_bytes)

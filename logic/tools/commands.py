@@ -14,6 +14,7 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import shutil
 import sys
 from collections.abc import Callable, Iterator
@@ -32,8 +33,8 @@ from logic.uci import check_seconds
 
 __all__ = ["add_commands", "add_exact_seconds", "add_tables", "exact_tables",
            "exact_seconds_problem", "classify_lines",
-           "board_from_args", "SIDES", "seconds_arg", "positive_int", "int_range", "MAX_JOBS",
-           "MAX_ROUNDS"]
+           "board_from_args", "SIDES", "seconds_arg", "memory_arg", "with_exact_memory",
+           "positive_int", "int_range", "MAX_JOBS", "MAX_ROUNDS"]
 
 SIDES = {"white": (chess.WHITE,), "black": (chess.BLACK,), "both": (chess.WHITE, chess.BLACK)}
 
@@ -44,6 +45,50 @@ def seconds_arg(text: str) -> float:
         return check_seconds(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def memory_arg(text: str) -> int:
+    """An argparse type: a memory size such as ``512M`` or ``2G``, in bytes
+    (:func:`logic.exact.parse_memory`; the message echoes the text)."""
+    try:
+        return logic.exact.parse_memory(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+#: a command's handler: ``run(args, out) -> exit status``
+Handler = Callable[[argparse.Namespace, TextIO], int]
+
+
+def with_exact_memory(run: Handler) -> Handler:
+    """``run`` with ``args.exact_memory`` (when given) as the memory budget of every
+    proof it makes, in its worker processes too: the setting
+    :data:`logic.exact.MEMORY_ENV`, for the run's length."""
+
+    def wrapped(args: argparse.Namespace, out: TextIO) -> int:
+        size = getattr(args, "exact_memory", None)
+        if size is None:
+            return run(args, out)
+        name = logic.exact.MEMORY_ENV
+        before = os.environ.get(name)
+        os.environ[name] = str(size)
+        try:
+            return run(args, out)
+        finally:
+            if before is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = before
+
+    return wrapped
+
+
+def add_exact_memory(parser: argparse.ArgumentParser, when: str) -> None:
+    """The ``--exact-memory`` option (``when``: the option it goes with, for the help)."""
+    parser.add_argument("--exact-memory", type=memory_arg, metavar="SIZE",
+                        help=f"with {when}: the memory the prover may hold per side, e.g. "
+                        "512M or 2G (default: half the memory free at the proof's start); "
+                        "past it a side is unknown — memory")
 
 
 def int_range(lo: int, hi: int, shown_hi: str = "") -> Callable[[str], int]:
@@ -78,6 +123,7 @@ def add_exact_seconds(parser: argparse.ArgumentParser) -> None:
                         help="with --method exact: the prover's time per side (default "
                         f"{logic.METHODS['exact'].max_seconds:g} s; its structure budget "
                         f"grows in proportion, up to {logic.exact.STRUCTURE_CEILING:,} solves)")
+    add_exact_memory(parser, "--method exact")
 
 
 def add_tables(parser: argparse.ArgumentParser) -> None:
@@ -109,11 +155,14 @@ def exact_tables(args: argparse.Namespace) -> Iterator[None]:
 
 
 def exact_seconds_problem(args: argparse.Namespace) -> str:
-    """Why ``args.exact_seconds`` cannot be used ("" when it can): it applies only to a
-    method that searches (``explain --all`` includes exact)."""
-    if args.exact_seconds is not None and logic.METHODS[args.method].static \
-            and not getattr(args, "all", False):
-        return f"--exact-seconds applies only with --method exact, not {args.method}"
+    """Why ``args.exact_seconds`` or ``args.exact_memory`` cannot be used ("" when they
+    can): they apply only to a method that searches (``explain --all`` includes exact)."""
+    if not logic.METHODS[args.method].static or getattr(args, "all", False):
+        return ""
+    for name in ("exact_seconds", "exact_memory"):
+        if getattr(args, name, None) is not None:
+            flag = "--" + name.replace("_", "-")
+            return f"{flag} applies only with --method exact, not {args.method}"
     return ""
 
 
@@ -134,7 +183,7 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
                    "table, marking where a method disagrees with exact's proof")
     add_exact_seconds(e)
     add_tables(e)
-    e.set_defaults(run=_explain)
+    e.set_defaults(run=with_exact_memory(_explain))
 
     c = parsers["classify"] = sub.add_parser("classify", help="classify every FEN/EPD line of "
                                              "FILE ('-' = stdin)")
@@ -142,7 +191,7 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
     c.add_argument("--method", choices=methods, default=logic.DEFAULT_METHOD)
     add_exact_seconds(c)
     add_tables(c)
-    c.set_defaults(run=_classify)
+    c.set_defaults(run=with_exact_memory(_classify))
 
     d = parsers["diagrams"] = sub.add_parser("diagrams", help="list the diagram library")
     d.set_defaults(run=lambda _args, out: _diagrams(out))
@@ -182,13 +231,14 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
                     help="with --judge: the prover's time per side (default 0.5 s; the "
                     "processes prove at once, each with at most "
                     f"{logic.exact.MAX_STRUCTURES:,} structure solves)")
+    add_exact_memory(sc, "--judge")
     sc.add_argument("--judge-pairs", choices=list(JUDGE_PAIRS),
                     help="with --judge: the sides some method calls blocked (claimed, the "
                     "default), or those and every side with more pawns (edge: recall)")
     sc.add_argument("--every", type=int_range(1, 10**9), default=1, metavar="K",
                     help="only every K-th distinct position (a sample)")
     sc.add_argument("--quiet", action="store_true", help="no progress bar")
-    sc.set_defaults(run=_scan)
+    sc.set_defaults(run=with_exact_memory(_scan))
 
     x = parsers["experiment"] = sub.add_parser("experiment", help="paper 4, Table 1: every "
                                                "position with detection on and off")
@@ -232,12 +282,13 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
                    help="the exact prover's time per side-position (default 10 s; the "
                    "workers prove at once, each with at most "
                    f"{logic.exact.MAX_STRUCTURES:,} structure solves)")
+    add_exact_memory(b, "--exact")
     b.add_argument("--sample", type=positive_int, default=None,
                    help="with --exact: at most this many side-positions of each FILE "
                    "(a seeded sample)")
     b.add_argument("--jobs", type=int_range(1, MAX_JOBS), default=None,
                    help=f"with --exact: worker processes (at most {MAX_JOBS}; default 1)")
-    b.set_defaults(run=_bench)
+    b.set_defaults(run=with_exact_memory(_bench))
     return parsers
 
 
@@ -447,6 +498,9 @@ def _scan(args: argparse.Namespace, out: TextIO) -> int:
     if not args.judge and (args.exact_seconds is not None or args.judge_pairs is not None):
         print("pawnfence scan: --exact-seconds and --judge-pairs apply only with --judge exact",
               file=sys.stderr)
+        return 2
+    if not args.judge and args.exact_memory is not None:
+        print("pawnfence scan: --exact-memory applies only with --judge exact", file=sys.stderr)
         return 2
     given = {k: v for k, v in (("seconds", args.exact_seconds), ("pairs", args.judge_pairs))
              if v is not None}

@@ -23,6 +23,7 @@ from logic import exact
 from logic.exact import MEMORY_ENV, MemoryBudgetError, WorkClock, next_budget, parse_memory
 from logic.exact.budget import SOLVE_BYTES, default_memory, free_memory, memory_setting
 from tests.conftest import ROOT
+from tests.waiting import HANG
 from viewer.cli import main
 
 #: a KPK draw: each side's proof takes a handful of structures
@@ -251,14 +252,14 @@ def test_the_viewer_proof_shows_unknown_memory(monkeypatch: pytest.MonkeyPatch) 
     job = ProofJob()
     try:
         job.start("t", chess.Board(KPK_DRAW), True, "exact")
-        assert job.wait(120)
+        assert job.wait(HANG)
         first, second = job.take()
         assert first.error == "" and first.verdict is not None
         assert first.verdict.headline.startswith("White: unknown — memory")
         assert second.verdict is not None and second.verdict.code == "proved"
         monkeypatch.setattr(logic.METHODS["exact"], "max_bytes", 1024)
         job.start("u", chess.Board(PAPER_13), False, "exact")
-        assert job.wait(120)
+        assert job.wait(HANG)
         outcomes = job.take()
         assert [o.verdict.headline.split(" —")[0] for o in outcomes if o.verdict] == \
             ["Black: unknown", "White: unknown"]

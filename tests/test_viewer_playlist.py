@@ -20,6 +20,7 @@ pygame = pytest.importorskip("pygame")
 
 from tests.test_viewer import D16, WIKI, down, frames, key, up  # noqa: E402
 from tests.test_viewer_panes import make, scroll_to, show_pane  # noqa: E402
+from tests.waiting import HANG  # noqa: E402
 from viewer import text as vtext  # noqa: E402
 from viewer.app import App  # noqa: E402
 from viewer.library import first_sentence, library_entries  # noqa: E402
@@ -125,7 +126,7 @@ def test_the_background_check_shows_progress_and_names_bad_lines(home, tmp_path)
     assert not a.state.check.running()  # nothing reads before the first frame
     frames(a, [])
     check = a.state.check
-    assert check.job.wait(120)
+    assert check.job.wait(HANG)
     frames(a, [])
     done = check.progress()
     assert done == CheckProgress(1_500, 1_500, (7, 1_200), finished=True)
@@ -149,7 +150,7 @@ def test_the_check_reports_how_far_it_is_while_it_reads(tmp_path) -> None:
 
     check.job.report = keep  # type: ignore[method-assign]
     check.start(playlist)
-    assert check.job.wait(120)
+    assert check.job.wait(HANG)
     assert [p.done for p in seen] == [0, CHECK_CHUNK, 2 * CHECK_CHUNK]
     assert check.progress().finished and playlist.checked == 3 * CHECK_CHUNK
     check.close()
@@ -305,7 +306,7 @@ def test_a_large_list_of_my_own_loads_after_the_first_frame(home) -> None:
     load = a.state.user_list.job
     assert a.state.position.user_positions == [] and load.generation == 0  # not read yet
     show_pane(a, "library")
-    assert load.generation == 1 and load.wait(120)  # read once a frame was shown
+    assert load.generation == 1 and load.wait(HANG)  # read once a frame was shown
     frames(a, [], [])
     mine = a.state.position.user_positions
     assert len(mine) == lines and mine[-1][0] == f"mine {lines}"
@@ -321,7 +322,7 @@ def test_a_large_list_of_my_own_loads_after_the_first_frame(home) -> None:
     assert a.state.position.playlist[0].name == "mine 1"
     add = a.panel.buttons["add"].rect.center
     frames(a, [down(add), up(add)], [])
-    assert a.state.user_list.job.wait(120)
+    assert a.state.user_list.job.wait(HANG)
     frames(a, [], [])
     assert len(a.state.position.user_positions) == lines + 1
     a.close()

@@ -24,6 +24,7 @@ from logic.compare import compare  # noqa: E402
 from tests.test_viewer import D16, WIKI, centre, frames, key, motion  # noqa: E402
 from tests.test_viewer_exact import SLOW  # noqa: E402
 from tests.test_viewer_panes import click, make  # noqa: E402
+from tests.waiting import HANG  # noqa: E402
 from viewer import text as vtext  # noqa: E402
 from viewer.app import App  # noqa: E402
 from viewer.compare_pane import MARKS, PENDING, cell_words, method_rows  # noqa: E402
@@ -46,7 +47,7 @@ def show_pane(app: App, name: str, slot: int = 0) -> None:
     assert app.panel.panes[slot] == name
 
 
-def until(app: App, done, timeout: float = 60.0) -> bool:
+def until(app: App, done, timeout: float = HANG) -> bool:
     """Run frames until ``done()`` (a background job's result; the wait is bounded)."""
     deadline = time.monotonic() + timeout
     while not done() and time.monotonic() < deadline:
@@ -189,7 +190,7 @@ def test_back_to_the_position_fits_in_the_analysis_pane(home) -> None:
     for size in ((1280, 860), (900, 650), (1920, 1080)):
         a = make(home, size, fen=KB1, engine="/nonexistent/engine", search=True,
                  search_seconds=0.3)
-        a.analysis.wait(20)
+        a.analysis.wait(HANG)
         frames(a, [])
         a.pane._build()
         play = next(b for b in a.pane.buttons if b.action == "line:with")
@@ -213,7 +214,7 @@ def test_two_searches_on_one_move_are_one_arrow_with_both_marks(home, monkeypatc
                                           ("arrow_without", "a1b2")])] == \
         [("arrow_with",), ("arrow_without",)]
     a = make(home, fen=KB1, engine="/nonexistent/engine", search=True, search_seconds=0.3)
-    a.analysis.wait(20)
+    a.analysis.wait(HANG)
     frames(a, [])
     r = a.analysis.result
     assert r.with_detection["pv"][0] == r.without_detection["pv"][0] == "a1b1"
@@ -327,7 +328,7 @@ def test_the_play_button_reads_play_again_when_playback_ends(home) -> None:
     frames(a, [key(pygame.K_SPACE, unicode=" ")])
     assert a.state.playback.timeline.playing
     assert a.panel.buttons["play:toggle"].text == "Pause"
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + HANG
     while a.state.playback.timeline.playing and time.monotonic() < deadline:
         a.run(seconds=0.3)
     a.run(seconds=0.8)  # the half second of redrawing after input is over

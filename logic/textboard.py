@@ -12,7 +12,7 @@ __all__ = ["text_board", "legend", "LEGEND", "KING_MAP_LEGEND"]
 LEGEND = "legend: # fence   x marked   : king side (below/flood)   * removed/drowned pawn"
 #: the exact prover's king map, by whether the verdict is a blockage (True) or not
 KING_MAP_LEGEND = {True: "        H defending king holds here (exact king map)",
-                   False: "        B attacking king breaks through from here (exact king map)"}
+                   False: "        B attacking king forces a promotion from here (exact king map)"}
 
 
 def _king_map(verdict: Verdict | None) -> tuple[int, bool]:

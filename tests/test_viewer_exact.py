@@ -306,7 +306,7 @@ def test_king_map_squares_get_a_hatch_and_a_letter(holds: bool) -> None:
     item = EXACT_HOLDS if holds else EXACT_BREAKS
     assert item.letter == ("H" if holds else "B") and item.style == "kingmap"
     assert item.text.startswith("H = defending king holds here" if holds else
-                                "B = attacking king breaks through from here")
+                                "B = attacking king forces a promotion from here")
 
 
 @pytest.mark.slow
@@ -374,7 +374,7 @@ def test_render_method_exact_draws_the_king_map_and_its_legend(tmp_path) -> None
     assert Painter().colours["kingmap_breaks"] in colours
     text = svg.read_text()
     assert 'data-texture="kingmap_holds"' in text and ">H<" in text
-    assert "H = defending king holds here" in text and "breaks through from here" not in text
+    assert "H = defending king holds here" in text and "forces a promotion from here" not in text
 
 
 def test_an_unknown_verdict_says_the_budget_ran_out_not_illegal() -> None:

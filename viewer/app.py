@@ -186,14 +186,11 @@ class App(Services):
             self.gestures.handle(event, self.layout.board)
 
     def _legend_click(self, event: pygame.event.Event) -> bool:
-        """A click on the legend of a window small enough to fold it folds or unfolds it;
-        True if it was one."""
+        """A click on a foldable legend folds or unfolds it; True if it was one."""
         lay = self.layout
-        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and lay.foldable \
-                and not lay.projector and lay.legend.collidepoint(event.pos):
-            run_action("legend", self)
-            return True
-        return False
+        hit = (event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and lay.foldable
+               and not lay.projector and lay.legend.collidepoint(event.pos))
+        return hit and run_action("legend", self)
 
     def _key(self, event: pygame.event.Event) -> None:
         ctrl = bool(event.mod & (pygame.KMOD_CTRL | pygame.KMOD_META))
@@ -333,8 +330,7 @@ class App(Services):
 
     # -- the end ------------------------------------------------------------------------
     def _settings_key(self) -> tuple[Any, ...]:
-        s = self.state
-        return (s.settings(self.settings, self.screen.get_size()),)
+        return (self.state.settings(self.settings, self.screen.get_size()),)
 
     def _save(self) -> str | None:
         """Write the settings now (atomically); an error message or None."""

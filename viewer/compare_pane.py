@@ -209,7 +209,7 @@ class ComparePane:
         marks = {cell.disagrees for row in self.cells().values() for cell in row.values()
                  if cell is not None and cell.disagrees}
         keys = [f"{MARKS[m]} {words}" for m, words in
-                (("refuted", "a blockage exact refutes (it breaks through)"),
+                (("refuted", "a blockage exact refutes (it forces a promotion)"),
                  ("missed", "a blockage exact proves that the method misses")) if m in marks]
         shown = f"{self.state.options.method}, {self.state.options.side}"
         for text in (*keys, f"On the board: {shown} (outlined)"):

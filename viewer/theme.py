@@ -170,7 +170,7 @@ ARROW_LEGEND: tuple[LegendItem, ...] = (
 EXACT_HOLDS = LegendItem("kingmap", "kingmap_holds", "H",
                          "H = defending king holds here")
 EXACT_BREAKS = LegendItem("kingmap", "kingmap_breaks", "B",
-                          "B = attacking king breaks through from here")
+                          "B = attacking king forces a promotion from here")
 EXACT_LEGEND: tuple[LegendItem, ...] = (
     EXACT_HOLDS,
     EXACT_BREAKS,

@@ -47,7 +47,7 @@ def test_explain_exact_draws_the_king_map_with_a_letter_and_its_legend(
     holds = "holds" if letter == "H" else "forces a promotion"
     squares = "marked square" if marked == 1 else "marked squares"
     assert f"{letter} " in text and f"{holds} from the {marked} {squares}" in text
-    assert f"{letter} {'defending king holds' if letter == 'H' else 'attacking king breaks'}" \
+    assert f"{letter} {'defending king holds' if letter == 'H' else 'attacking king forces'}" \
         in text
 
 

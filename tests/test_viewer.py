@@ -358,7 +358,7 @@ def test_playlist_chosen_in_the_viewer(app: App, tmp_path) -> None:
     frames(app, [event])
     state = app.state
     assert state.position.playlist and state.position.editor.fen == D16 \
-        and "1 cases" in state.message.text
+        and "cases.epd: 1 case" in state.message.text  # on opening, and once it is checked
     bad = tmp_path / "empty.epd"
     bad.write_text("# nothing\n")
     assert not app.open_playlist(str(bad)) and "Not opened" in app.state.message.text

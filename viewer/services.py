@@ -128,6 +128,8 @@ class Services:
             self.state.say(f"Not opened: {exc}")
             return False
         self.state.set_playlist(entries)
-        self.state.say(f"Playlist {Path(path).name}: {len(entries)} cases (N / PageUp)")
+        n = len(entries)
+        self.state.say(f"Playlist {Path(path).name}: {n:,} case{'' if n == 1 else 's'} "
+                       f"(N / PageUp)")
         return True
 

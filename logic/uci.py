@@ -122,6 +122,7 @@ class Engine:
                     OSError) as exc:
                 raise EngineError(f"engine {self.path}: does not start as a UCI engine "
                                   f"({_why(exc, self.start_timeout)})") from None
+            self._engine.timeout = self.timeout  # started: its searches get ``timeout``
         return self._engine
 
     def close(self, wait: float = 2.0) -> None:

@@ -51,6 +51,7 @@ def test_explain_exact_draws_the_king_map_with_a_letter_and_its_legend(
         in text
 
 
+@pytest.mark.slow
 def test_exact_json_of_explain_and_classify_agree_and_take_a_budget(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """``explain --json --method exact`` gives the prover's status, line and counts like

@@ -122,6 +122,7 @@ def test_gap_expansion_never_blocks_a_win(syzygy_dir) -> None:
     assert blocked >= 50, blocked
 
 
+@pytest.mark.slow
 def test_gap_expansion_proves_an_open_master_blockage() -> None:
     """A drawn game, six pawns against six (``lcc:571`` of the shared
     ``master-pawn-endings-drawn.epd``): White cannot force a promotion.  The gap-guided
@@ -477,6 +478,7 @@ def test_shortcuts_agree_with_the_full_game() -> None:
     assert min(pairs.values()) >= 5 and pairs["bounds"] >= 20, pairs
 
 
+@pytest.mark.slow
 def test_runner_bound_is_below_the_exact_tables() -> None:
     """Every state the runner bound claims is an exact win."""
     rng = random.Random(12)

@@ -127,6 +127,7 @@ def test_the_brute_force_sees_the_distance_the_whole_dag_gives() -> None:
     assert seen >= 10
 
 
+@pytest.mark.slow
 def test_the_last_share_of_an_auto_call_deepens_the_forward_search() -> None:
     """Where the whole game is too big, an auto call ends with the horizon its forward
     search reached, deeper than its share of the time alone gives, time named."""
@@ -179,6 +180,7 @@ def test_a_shallow_horizon_stays_unknown() -> None:
     assert method.fields(v)["status"] == "unknown"
 
 
+@pytest.mark.slow
 def test_explain_and_classify_say_horizon(tmp_path) -> None:
     out = io.StringIO()
     assert main(["explain", OPEN, "--method", "exact", "--exact-seconds", str(SECONDS),

@@ -254,6 +254,7 @@ def _near_promotion(rng: random.Random) -> tuple[chess.Board, chess.Color]:
             return (b.mirror(), chess.BLACK) if rng.random() < 0.5 else (b, chess.WHITE)
 
 
+@pytest.mark.slow
 def test_promotions_that_stand_are_syzygy_wins(syzygy_dir) -> None:
     """KPvK and KPPvK near the promotion square: with no defending pawn, a promotion that
     stands wins unless it stalemates, so every breakthrough whose line ends in X's own

@@ -327,6 +327,7 @@ def test_epd_operands_read_as_moves_are_written_as_text(tmp_path, capsys) -> Non
     assert summary["resumed"] == 2  # and the rows read back as results
 
 
+@pytest.mark.slow
 def test_kills_at_random_moments_lose_and_repeat_nothing(tmp_path) -> None:
     inputs = [str(DATA / "games.pgn"), str(DATA / "positions.epd")]
     reference = tmp_path / "ref"
@@ -496,6 +497,7 @@ def test_a_cluster_without_workers_is_said_not_waited_on_silently(tmp_path, monk
 
 # -- experiment ---------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_experiment_resumes_after_kills_and_sets_damaged_lines_aside(tmp_path) -> None:
     from logic.tools.experiment import experiment
 

@@ -112,6 +112,7 @@ def test_every_keeps_a_sample(tmp_path) -> None:
     assert s["positions"] == 2 and set(rows(tmp_path)) == {"fine-70", "cld:141"}
 
 
+@pytest.mark.slow
 def test_scan_cli_judge(tmp_path, capsys) -> None:
     assert main(["scan", JUDGE_EPD, "--out", str(tmp_path), "--jobs", "1", "--quiet",
                  "--judge", "exact", "--judge-pairs", "edge", "--exact-seconds", "5"]) == 0

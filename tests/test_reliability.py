@@ -140,6 +140,7 @@ def silent_scheduler() -> object:
     srv.close()
 
 
+@pytest.mark.slow
 def test_a_silent_dask_scheduler_times_out_naming_it_and_keeps_results(tmp_path,
                                                                        silent_scheduler
                                                                        ) -> None:

@@ -87,6 +87,7 @@ def test_stockfish_finds_the_drawish_rook_pawn(tmp_path) -> None:
     assert "drawish-with-edge-not-detected" not in draw["categories"]
 
 
+@pytest.mark.slow
 def test_killed_scan_resumes_without_loss_or_repetition(tmp_path) -> None:
     out = tmp_path / "out"
     reference = tmp_path / "ref"

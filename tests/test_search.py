@@ -205,6 +205,7 @@ def test_experiment_markdown_beside_the_paper_with_exact(capsys, tmp_path) -> No
     assert all(r[8] == "0" for r in ours)  # no 0.00 that exact refutes
 
 
+@pytest.mark.slow
 def test_decisive_master_games_no_draw_exact_refutes(tmp_path, capsys) -> None:
     """Detection must not turn wins into draws: on a sample of the decisive master-game
     set, no 0.00 of any setting is refuted by an exact breakthrough."""

@@ -308,6 +308,7 @@ def test_search_panel_with_a_missing_engine_gives_a_message(home) -> None:
     pygame.display.quit()
 
 
+@pytest.mark.slow
 def test_search_panel_runs_stockfish_when_present(home) -> None:
     from viewer.analysis import default_engine
 

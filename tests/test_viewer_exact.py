@@ -105,6 +105,7 @@ def test_exact_from_the_menu_proves_the_blockage(home) -> None:
     assert not a.state.proof.job.alive()
 
 
+@pytest.mark.slow
 def test_fine70_breaks_through_and_its_moves_are_positions_with_labelled_arrows(home) -> None:
     a = make(home, FINE70, method="exact")
     until_proved(a)
@@ -388,6 +389,7 @@ def test_an_unknown_verdict_says_the_budget_ran_out_not_illegal() -> None:
     assert "budget ran out" in head and "time ran out" in sub and "legal" not in sub
 
 
+@pytest.mark.slow
 def test_r_after_an_unknown_proves_again_with_twice_the_time(home, monkeypatch) -> None:
     """An "unknown" banner offers R; R proves the same board again with twice the budget
     (the proof's own time says so), and a new board starts from the default again."""
@@ -507,6 +509,7 @@ def test_the_banner_says_when_the_proof_is_in_and_the_line_is_being_found() -> N
         "White forces a promotion or mate (proved) — finding the line")
 
 
+@pytest.mark.slow
 def test_the_proof_job_reports_the_line_phase() -> None:
     """The background job passes the prover's "line begins" on: its progress says so."""
     logic.METHODS["exact"].clear_cache()

@@ -171,6 +171,7 @@ def test_closing_while_the_engine_hangs_is_bounded(home, tmp_path) -> None:
     assert not processes(tag), "an engine process outlived the viewer"
 
 
+@pytest.mark.slow
 def test_rapid_edits_do_not_pile_up_threads_or_engines(home, tmp_path) -> None:
     tag = f"--tag-{uuid.uuid4().hex}"
     engine = fake_engine(tmp_path, "--slow", tag)

@@ -456,6 +456,7 @@ def test_a_pawn_dropped_on_the_first_or_eighth_rank_gets_a_message(home) -> None
 
 
 # -- 4. analysis ---------------------------------------------------------------------------
+@pytest.mark.slow
 def test_analysis_pane_lines_in_san_arrows_with_a_legend_and_time(home) -> None:
     a = make(home, fen="8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1", engine="/nonexistent/engine")
     frames(a, [key(pygame.K_e, unicode="e")])
@@ -476,6 +477,7 @@ def test_analysis_pane_lines_in_san_arrows_with_a_legend_and_time(home) -> None:
     a.close()
 
 
+@pytest.mark.slow
 def test_a_line_is_played_move_by_move_with_the_detector_at_each_position(home) -> None:
     a = make(home, (1920, 1080), fen="8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1",
              engine="/nonexistent/engine", search=True, search_seconds=0.3)

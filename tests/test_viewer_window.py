@@ -186,6 +186,7 @@ def test_a_message_never_covers_the_banner_or_the_board(home, size) -> None:
 
 
 # -- 9. the Analysis pane ----------------------------------------------------------------------
+@pytest.mark.slow
 def test_back_to_the_position_fits_in_the_analysis_pane(home) -> None:
     for size in ((1280, 860), (900, 650), (1920, 1080)):
         a = make(home, size, fen=KB1, engine="/nonexistent/engine", search=True,
@@ -205,6 +206,7 @@ def test_back_to_the_position_fits_in_the_analysis_pane(home) -> None:
         a.close()
 
 
+@pytest.mark.slow
 def test_two_searches_on_one_move_are_one_arrow_with_both_marks(home, monkeypatch) -> None:
     marks = arrow_marks([("arrow_with", "a1b1"), ("arrow_without", "a1b1"),
                          ("arrow_engine", "a1b1")])

@@ -156,7 +156,8 @@ def test_syzygy_wins_all_break_through(syzygy_dir) -> None:
 
 KNOWN = [
     # (FEN, X, blocked, first move of the PV)
-    ("8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - -", chess.WHITE, False, "a1b1"),  # Fine #70
+    pytest.param("8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - -", chess.WHITE, False, "a1b1",
+                 marks=pytest.mark.slow),  # Fine #70 (a whole proof and its 51-ply line)
     ("4k3/8/8/p1p1p1p1/P1P1P1P1/2P5/8/4K3 w - -", chess.WHITE, True, None),  # paper 5
     ("5k2/8/8/1p2p1p1/1P2P1P1/8/5P2/3K4 w - -", chess.WHITE, True, None),  # paper 16
 ]
@@ -625,7 +626,8 @@ def test_trace_shows_each_structure_once_and_counts_solves_apart() -> None:
 
 
 @pytest.mark.parametrize("fen", ["7k/ppp5/8/PPP5/8/8/8/K7 w - - 0 1",
-                                 "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1"])
+                                 pytest.param("8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1",
+                                              marks=pytest.mark.slow)])
 def test_the_lines_sentences_name_a_pawn_that_has_passed(fen: str) -> None:
     """Each "White's g-pawn and Black's f-pawn have passed." of the line names, for
     each side, exactly the files on which that side now has a passed pawn and did not

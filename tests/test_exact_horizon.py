@@ -79,8 +79,8 @@ def _boards(n: int) -> list[chess.Board]:
     return [random_material_board(rng, *kinds[i % 3]) for i in range(n)]
 
 
-@pytest.mark.parametrize(("method", "least"), [("forward", (150, 50, 20)),
-                                               ("auto", (40, 40, 40))])
+@pytest.mark.parametrize(("method", "least"), [
+    pytest.param("forward", (150, 50, 20), marks=pytest.mark.slow), ("auto", (40, 40, 40))])
 def test_a_horizon_is_never_deeper_than_the_whole_dags_distance(
         method: str, least: tuple[int, int, int]) -> None:
     """On 240 generated KPvK, KPPvK and KPvKP boards, both sides, a tiny budget (a count

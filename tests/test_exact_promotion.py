@@ -104,7 +104,8 @@ def test_the_defenders_forced_promotion_in_the_trace() -> None:
     ("8/3kP3/8/8/8/8/8/4K3 w - - 0 1", True, None, None),  # e8=Q+ Kxe8; else Kxe7
     ("8/3kPK2/8/8/8/8/8/8 w - - 0 1", False, "e7e8q", 1),  # f7 guards e8
     ("8/3kP3/8/8/8/8/8/4K3 b - - 0 1", True, None, None),
-    ("3k4/8/P5K1/8/8/8/8/8 b - - 0 1", True, None, None),  # 1... Kc7 2. a7 Kb7 3. a8=Q+ Kxa8
+    pytest.param("3k4/8/P5K1/8/8/8/8/8 b - - 0 1", True, None, None,
+                 marks=pytest.mark.slow),  # 1... Kc7 2. a7 Kb7 3. a8=Q+ Kxa8
     ("4k3/8/P5K1/8/8/8/8/8 b - - 0 1", False, "a7a8q", 4),  # 1... Kd7 2. a7 Kc7 3. a8=Q
     # Black is X: White's king must leave d2 (d1 and f2 are attacked), and e1=Q stands
     ("8/8/8/8/8/8/3Kp3/5k2 w - - 0 1", False, "e2e1q", 2),

@@ -745,7 +745,8 @@ def test_without_the_whole_dag_the_line_says_it_is_the_partial_expansions(monkey
 
 
 @pytest.mark.parametrize(("fen", "color", "start"), [
-    ("7k/ppp5/8/PPP5/8/8/8/K7 w - - 0 1", chess.WHITE, "White forces a promotion: 1. b6! "),
+    pytest.param("7k/ppp5/8/PPP5/8/8/8/K7 w - - 0 1", chess.WHITE,
+                 "White forces a promotion: 1. b6! ", marks=pytest.mark.slow),
     # the defender is to move: its reply comes first, unmarked, then the attacker's "!"
     ("8/8/8/1p1p1p1p/1P1P1P1P/8/8/K6k w - - 0 1", chess.BLACK,
      "Black forces a promotion: 1. K"),

@@ -80,7 +80,8 @@ def _boards(n: int) -> list[chess.Board]:
 
 
 @pytest.mark.parametrize(("method", "least"), [
-    pytest.param("forward", (150, 50, 20), marks=pytest.mark.slow), ("auto", (40, 40, 40))])
+    pytest.param("forward", (150, 50, 20), marks=pytest.mark.slow),
+    pytest.param("auto", (40, 40, 40), marks=pytest.mark.slow)])
 def test_a_horizon_is_never_deeper_than_the_whole_dags_distance(
         method: str, least: tuple[int, int, int]) -> None:
     """On 240 generated KPvK, KPPvK and KPvKP boards, both sides, a tiny budget (a count

@@ -140,9 +140,11 @@ def test_bench_files_count_the_lines_they_skip(tmp_path) -> None:
 #: a capture en passant pending where the pawn structure alone looks blocked; the exact
 #: prover (and an independent search, in review) finds the side to move promoting
 EP_REFUTED = [
-    ("2k5/4p3/1p1pP1p1/pP1P2Pp/P6P/8/2K5/8 w - h6 0 1", chess.WHITE),  # 1. gxh6 e.p.
+    pytest.param("2k5/4p3/1p1pP1p1/pP1P2Pp/P6P/8/2K5/8 w - h6 0 1", chess.WHITE,
+                 marks=pytest.mark.slow),  # 1. gxh6 e.p.
     ("8/6k1/1pK5/1Pp5/2Pp4/3Pp2p/4P2P/8 b - c3 0 1", chess.BLACK),  # 1... dxc3 e.p.
-    ("7k/5p1p/3p1P1P/2pP4/p1P5/P7/2P1K3/8 w - c6 0 1", chess.WHITE),
+    pytest.param("7k/5p1p/3p1P1P/2pP4/p1P5/P7/2P1K3/8 w - c6 0 1", chess.WHITE,
+                 marks=pytest.mark.slow),
     ("8/k7/8/1p6/pP1p2p1/P1pP2P1/2P4K/8 b - b3 0 1", chess.BLACK),
     pytest.param("8/8/4k3/8/1p2p1pP/pP1PP1P1/P3P3/3K4 b - h3 0 1", chess.BLACK,
                  marks=pytest.mark.slow),

@@ -34,7 +34,8 @@ def _sweep(syzygy_dir: Path, material: str, n: int, seed: str,
         return sweep.tally(sides, tb)
 
 
-@pytest.mark.parametrize("material", list(sweep.MATERIALS))
+@pytest.mark.parametrize("material", [
+    pytest.param(m, marks=pytest.mark.slow) if m == "KPvKP" else m for m in sweep.MATERIALS])
 def test_every_wins_is_a_syzygy_win_of_the_root(material: str, syzygy_dir: Path) -> None:
     """100 random positions of each material, a work-clock budget (counts, not time):
     no ``wins`` that Syzygy does not call a win for X; the bare king gives wins, a

@@ -142,6 +142,7 @@ def _group_kinds(root: ET.Element) -> Counter[str]:
                    if g.get("data-kind"))
 
 
+@pytest.mark.slow
 def test_every_step_of_every_diagram_is_one_scene_for_both_back_ends() -> None:
     """The PNG draws exactly the scene of the frame, and the SVG has one element per
     primitive of each kind."""

@@ -273,8 +273,8 @@ def test_the_viewer_proof_shows_unknown_memory(monkeypatch: pytest.MonkeyPatch) 
 @pytest.mark.slow
 def test_classify_under_an_address_space_limit_classifies_every_line(tmp_path: Path) -> None:
     """Under ``RLIMIT_AS`` a little above the process's start, ``classify --method exact``
-    with a long time budget answers every line: the heavy one "unknown", the next
-    proved."""
+    with a long time budget answers every line: the heavy one undecided (unknown or a
+    horizon), the next proved."""
     f = tmp_path / "f.epd"
     f.write_text(f"{PAPER_13}\n{KPK_DRAW}\n")
     probe = subprocess.run([sys.executable, "-c", "import logic.tools.commands, viewer.cli; "
@@ -296,5 +296,7 @@ def test_classify_under_an_address_space_limit_classifies_every_line(tmp_path: P
     assert "Traceback" not in done.stderr
     rows = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(rows) == 2
-    assert rows[0]["white"]["status"] == "unknown"
+    # undecided: "unknown", or the horizon the forward search proved before the memory
+    # ran out (a proof of its own, whatever ended the budget)
+    assert rows[0]["white"]["status"] in ("unknown", "horizon")
     assert rows[1]["white"]["status"] == "blocked"

@@ -394,7 +394,8 @@ def test_r_after_an_unknown_proves_again_with_twice_the_time(home, monkeypatch) 
     """An "unknown" banner offers R; R proves the same board again with twice the budget
     (the proof's own time says so), and a new board starts from the default again."""
     method = logic.METHODS["exact"]
-    monkeypatch.setattr(method, "max_seconds", 0.2)
+    # a budget too short for a horizon of MIN_HORIZON plies, twice it too
+    monkeypatch.setattr(method, "max_seconds", 0.05)
     asked: list[float | None] = []  # the budget each proof was given (None: the default)
     decide = method.decide_board
 
@@ -413,12 +414,12 @@ def test_r_after_an_unknown_proves_again_with_twice_the_time(home, monkeypatch) 
     f = frame_of(a.state)  # an export of the window has no key hint
     assert "R:" not in " ".join(b.text for b in frame_banner(f.verdict, f.other).blocks)
     frames(a, [key(pygame.K_r, unicode="r")])
-    assert a.state.proof.seconds == pytest.approx(0.4) and "0.4 s a side" in \
+    assert a.state.proof.seconds == pytest.approx(0.1) and "0.1 s a side" in \
         a.state.message.text
     until_proved(a)
     v = a.state.playback.verdict
     assert v.status == "unknown" and v.detail.result.ran_out == "time"
-    assert asked[-1] == pytest.approx(0.4)
+    assert asked[-1] == pytest.approx(0.1)
     before = a.state.position.editor.fen
     asked.clear()
     frames(a, [down(centre(a, "d2")), up(centre(a, "d2"))])  # an edit: the d2-pawn off

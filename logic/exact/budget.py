@@ -56,7 +56,10 @@ Work = Literal["solve", "move", "visit", "node", "distance"]
 #: default 10 s on the idle machine (12.5 us a position); relative to a position, a
 #: structure solve costs 0.4 plus 0.28 a structure-changing move (Fine #70's whole DAG,
 #: 6 moves a structure, and eight pawns a side, 45 moves, in the same runs), a forward
-#: pass's visit 0.65, a structure's distances (NumPy value iteration) an estimated 8
+#: pass's visit 0.65, a structure's distances (NumPy value iteration) an estimated 8.
+#: These are few-pawn costs: with six pawns a side (the master-game structures) a position
+#: and a structure take about three times as long, so that a 10 s budget on this clock is
+#: about 30 s of the wall clock there (``benchmarks/horizon.py --clock work``)
 WORK_SECONDS: Mapping[Work, float] = {"solve": 5e-6, "move": 3.5e-6, "visit": 8e-6,
                                       "node": 1.25e-5, "distance": 1e-4}
 

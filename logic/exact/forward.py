@@ -20,6 +20,17 @@ cannot force the target within ``n`` plies against every defence.  And
 deep breakthroughs are out of its reach: where a blocked-looking wall falls to one
 pawn blow (the paper's Diagram 20, 1. f5, 9 plies) it answers in a fraction of a
 second, where the retrograde expansions take 20 s.
+
+Three shortcuts cut the work without cutting the answer: on X's last ply only pawn
+moves are generated (the target there is a promotion or a mate, and a mate needs a
+check, which only the pawn that moves can give: kings give none and nothing slides);
+two plies from the end, a D move after which no X pawn can check D's king in one move,
+with no X pawn on the seventh rank, refutes at once; and near the end
+(:data:`HOPELESS_PLIES`) a position is dropped when no pawn can reach its last rank
+within its side's moves and no X pawn can reach a square that checks a square D's
+king can reach with every square around it closed, every distance measured on an
+empty board, captures only where an enemy pawn may stand (a superset of the real
+moves, so nothing reachable is dropped).
 """
 
 from __future__ import annotations
@@ -29,6 +40,7 @@ from dataclasses import dataclass
 
 import chess
 
+from logic.bitboards import king_attacks_setwise, pawn_attacks, pawn_pushes
 from logic.exact.pv import PV, defence_rank, promotion_taker
 
 __all__ = ["ForwardSearch", "SearchAborted", "MAX_ENTRIES", "POLL_EVERY"]
@@ -39,6 +51,8 @@ MAX_ENTRIES = 1_000_000
 _NEVER = 1 << 30  # a terminal position: no number of plies suffices / needed
 #: the search polls its budget every this many positions (a power of two)
 POLL_EVERY = 256
+#: the most plies left at which a position is first tested for a target out of reach
+HOPELESS_PLIES = 4
 _POLL = POLL_EVERY - 1
 
 
@@ -91,6 +105,91 @@ def _order(b: chess.Board, moves: list[chess.Move], first: chess.Move | None
     return out
 
 
+def _d_king(b: chess.Board) -> chess.Square:
+    """D's king (the board is a legal K+P position: it has one)."""
+    king = b.king(chess.BLACK)
+    assert king is not None
+    return king
+
+
+def _quiet_refutation(b: chess.Board, moves: list[chess.Move]) -> chess.Move | None:
+    """A move of D (to move, ``moves`` its legal ones) after which X surely cannot force
+    the target in one ply, or None: X has no pawn on the seventh rank (no promotion)
+    and D's king stands where no X pawn can reach a checking square in one move (no
+    mate).  A superset of X's pawn moves is taken, so the answer is sound."""
+    xp = b.pawns & b.occupied_co[chess.WHITE]
+    if xp & chess.BB_RANK_7:
+        return None
+    checked = pawn_attacks(_pawn_step(xp, chess.WHITE), chess.WHITE)  # a pawn may check there
+    dk = _d_king(b)
+    for m in moves:
+        k = m.to_square if m.from_square == dk else dk
+        if not m.promotion and not checked >> k & 1:
+            return m
+    return None
+
+
+def _pawn_step(squares: int, color: chess.Color, prey: int = chess.BB_ALL) -> int:
+    """Where ``color``'s pawns on ``squares`` may stand after one move: a push, a double
+    push from the second rank or a capture onto ``prey`` (the squares an enemy pawn may
+    stand on; occupancy otherwise ignored: a superset)."""
+    start = chess.BB_RANK_2 if color else chess.BB_RANK_7
+    return (pawn_pushes(squares, color) | pawn_pushes(pawn_pushes(squares & start, color), color)
+            | pawn_attacks(squares, color) & prey)
+
+
+def _pawn_moved(pawns: int, color: chess.Color, moves: int, prey: int = chess.BB_ALL) -> int:
+    """A superset of the squares a pawn of ``pawns`` may stand on after it made from one
+    to ``moves`` moves, capturing only onto ``prey`` (0 if ``moves`` < 1)."""
+    if moves < 1:
+        return 0
+    moved = _pawn_step(pawns, color, prey)
+    for _ in range(moves - 1):
+        moved |= _pawn_step(moved, color, prey)
+    return moved
+
+
+def _king_reach(square: chess.Square, moves: int) -> int:
+    """The squares a king on ``square`` may stand on after at most ``moves`` moves (an
+    empty board)."""
+    bb = chess.BB_SQUARES[square]
+    for _ in range(moves):
+        bb = king_attacks_setwise(bb)
+    return bb
+
+
+def _hopeless(b: chess.Board, n: int) -> bool:
+    """Whether X surely cannot force the target within ``n`` plies, by distance alone.
+    Pawns move on an empty board, capturing only where an enemy pawn may stand (an X
+    pawn also where a D pawn's double push may be taken en passant); kings step freely.
+    Then: no X pawn reaches the eighth rank in X's moves, no D pawn the first in D's,
+    and no mate: a mate is a check by the pawn that just moved (kings give none, nothing
+    slides) with every square around D's king taken (a D pawn on it, or attacked by an
+    X pawn or X's king), and no square D's king may reach is both checkable and so
+    closed in.  Every set is a superset of the real one, so the answer is sound."""
+    xm = (n + 1) // 2 if b.turn == chess.WHITE else n // 2  # X's moves within n plies
+    dm = n - xm  # D's
+    xp = b.pawns & b.occupied_co[chess.WHITE]
+    dp = b.pawns & b.occupied_co[chess.BLACK]
+    d_moved = _pawn_moved(dp, chess.BLACK, dm, xp | _pawn_moved(xp, chess.WHITE, xm))
+    if d_moved & chess.BB_RANK_1:
+        return False
+    passant = pawn_pushes(dp & chess.BB_RANK_7, chess.BLACK)
+    if b.ep_square is not None:
+        passant |= chess.BB_SQUARES[b.ep_square]
+    moved = _pawn_moved(xp, chess.WHITE, xm, dp | d_moved | passant)
+    if moved & chess.BB_RANK_8:
+        return False
+    checkable = pawn_attacks(moved, chess.WHITE) & _king_reach(_d_king(b), dm)
+    if not checkable:
+        return True
+    x_king = b.king(chess.WHITE)
+    assert x_king is not None
+    closed = (dp | d_moved | pawn_attacks(xp | moved, chess.WHITE)
+              | king_attacks_setwise(_king_reach(x_king, xm)))
+    return all(chess.BB_KING_ATTACKS[k] & ~closed for k in chess.scan_forward(checkable))
+
+
 class ForwardSearch:
     """The deepening search from one oriented root ``board`` (X = White).
 
@@ -120,28 +219,24 @@ class ForwardSearch:
     def wins(self, n: int) -> bool:
         """Whether X forces the target within ``n`` plies from the current board."""
         b = self.board
+        if n <= 0:  # only D's mate: no table entry needed
+            self._visit()
+            return b.turn == chess.BLACK and b.is_checkmate()
         e = self._entry()
         if e.win <= n:
             return True
         if e.no >= n:
             return False
-        moves = list(b.legal_moves)
-        if not moves:  # D mated: the target; stalemate, or X with no move: never
-            if b.turn == chess.BLACK and b.is_check():
-                e.win = 0
-                return True
-            e.no = _NEVER
-            return False
-        if n <= 0:
-            e.no = max(e.no, 0)
-            return False
         x = b.turn == chess.WHITE
-        if x:
-            standing = next((m for m in moves if m.promotion and promotion_taker(b, m) is None),
-                            None)
-            if standing is not None:
-                e.win, e.move = 1, standing
-                return True
+        if n == 1 and x:
+            return self._in_one(e)
+        if n <= HOPELESS_PLIES and _hopeless(b, n):
+            e.no = n
+            return False
+        moves = list(b.legal_moves)
+        known = self._settled(e, n, moves)
+        if known is not None:
+            return known
         for m in _order(b, moves, e.move):
             if m.promotion and (not x or m.promotion != chess.QUEEN):
                 continue  # D promotes (a win for X), or X's underpromotion (as a queen)
@@ -157,14 +252,61 @@ class ForwardSearch:
             e.no = n
         return r
 
-    def _entry(self) -> _Entry:
-        """The table entry of the current board (made on first visit), counting the
-        visit; raises :class:`SearchAborted` when the budget or the table is spent."""
+    def _settled(self, e: _Entry, n: int, moves: list[chess.Move]) -> bool | None:
+        """What the current board's legal ``moves`` settle before any is searched (the
+        answer, recorded in ``e``), or None: no move (D mated wins; stalemate or X
+        without a move never does), D's quiet refutation two plies from the end, X's
+        promotion that stands."""
+        b = self.board
+        if not moves:
+            if b.turn == chess.BLACK and b.is_check():
+                e.win = 0
+                return True
+            e.no = _NEVER
+            return False
+        if b.turn == chess.BLACK:
+            refute = _quiet_refutation(b, moves) if n == 2 else None
+            if refute is not None:
+                e.no, e.move = 2, refute
+                return False
+            return None
+        standing = next((m for m in moves if m.promotion and promotion_taker(b, m) is None),
+                        None)
+        if standing is not None:
+            e.win, e.move = 1, standing
+            return True
+        return None
+
+    def _in_one(self, e: _Entry) -> bool:
+        """Whether X (to move) forces the target in one ply: a promotion that stands, or
+        a pawn move that mates (only a pawn gives check here, and only the pawn that
+        moves: a king move discovers nothing), so only those moves are generated."""
+        b = self.board
+        to = chess.BB_RANK_8 | chess.BB_PAWN_ATTACKS[chess.BLACK][_d_king(b)]
+        for m in b.generate_legal_moves(b.pawns & b.occupied_co[chess.WHITE], to):
+            if m.promotion:
+                won = m.promotion == chess.QUEEN and promotion_taker(b, m) is None
+            else:
+                won = self._pushed(m, 1)
+            if won:
+                e.win, e.move = 1, m
+                return True
+        e.no = max(e.no, 1)
+        return False
+
+    def _visit(self) -> None:
+        """Count a position searched; raises :class:`SearchAborted` when the budget is
+        spent."""
         self.nodes += 1
         if self.nodes & _POLL == 0:
             self._tell()
             if self.nodes >= self.limit or self.poll():
                 raise SearchAborted()
+
+    def _entry(self) -> _Entry:
+        """The table entry of the current board (made on first visit), counting the
+        visit; raises :class:`SearchAborted` when the budget or the table is spent."""
+        self._visit()
         key = _key(self.board)
         e = self.table.get(key)
         if e is None:

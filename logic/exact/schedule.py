@@ -170,6 +170,9 @@ class Forward:
     horizon (:class:`Horizon`: its deepest finished ply)."""
 
     weight: float = 1.0
+    #: the share of a call's time the search has alone, after the other strategies'
+    #: (when it runs with them): where the whole game is too big, it deepens the horizon
+    alone: float = 0.5
     #: the deepest search tried (plies); deeper breakthroughs are left to the expansions
     max_plies: int = 64
     #: the positions a step may search before it yields (doubled each time it must)
@@ -254,6 +257,9 @@ _FULL_CAPPED = Levels(FULL, "lo", _FULL_GAME.limits, cap=lambda n: 1000 << n, we
 _GAP = GapRounds()
 #: short breakthroughs by a forward search, with their fastest line
 _FORWARD = Forward(weight=1.0)
+#: the forward search of a claimed side: a small share, the last tenth alone (a horizon
+#: where the restricted games do not prove the claim)
+_FORWARD_CLAIMED = Forward(weight=0.25, alone=0.1)
 
 
 #: ``method`` of :func:`logic.exact.solve`: the strategies it runs.  ``auto`` runs the
@@ -263,8 +269,10 @@ _FORWARD = Forward(weight=1.0)
 #: breakthroughs of the built-in sample), the capped whole DAG and the forward search
 #: (short breakthroughs: Diagram 20's 1. f5 in under a second), always the one that
 #: has spent the least time so far for its weight, at its next level; ``claimed``, for
-#: a side a static method calls blocked, the restricted games (LEVERS too) and the
-#: level-limited bounds (no gap expansion, no forward search), where the restricted
+#: a side a static method calls blocked, the restricted games (LEVERS too), the
+#: level-limited bounds (no gap expansion) and the forward search at a quarter share
+#: with the last tenth of the time alone (a horizon where no proof comes), where the
+#: restricted
 #: games nearly always give the proof (on the 672 claims among the 85,007 master
 #: positions, KINGS and NOPUSH proved 484 of the 492 settled within 1 s by ``auto``):
 #: LEVERS gets eight times KINGS's share and NOPUSH twice, the full game's expansions
@@ -278,7 +286,7 @@ STRATEGIES: dict[str, tuple[Strategy, ...]] = {
              _FULL_CAPPED, _FORWARD),
     "claimed": (_KINGS_GAME, replace(_LEVERS_GAME, weight=8.0), replace(_NOPUSH_GAME, weight=2.0),
                 replace(_FULL_HI, weight=0.5), replace(_FULL_LO, weight=0.25),
-                replace(_FULL_CAPPED, weight=0.25)),
+                replace(_FULL_CAPPED, weight=0.25), _FORWARD_CLAIMED),
     "kings": (_KINGS_GAME,),
     "levers": (_LEVERS_GAME,),
     "nopush": (_NOPUSH_GAME,),
@@ -287,12 +295,6 @@ STRATEGIES: dict[str, tuple[Strategy, ...]] = {
     "full": (_FULL_GAME,),
     "forward": (replace(_FORWARD, weight=1.0),),
 }
-
-#: the share of a call's time the forward search has alone, after the other strategies'
-#: (when it runs with them): where the whole game is too big, it deepens the horizon
-#: (:class:`Horizon`) and may still find a breakthrough; the other strategies stop at
-#: the rest of the time
-HORIZON_SHARE = 0.5
 
 #: seconds every strategy is deemed to have spent before it starts: a strategy of
 #: weight w first runs once one of weight W has spent ``_HEAD_START * (W / w - 1)``, so
@@ -308,9 +310,9 @@ def prove(r: Root, call: Call, strategies: tuple[Strategy, ...]) -> Proof | Hori
     gap expansion stuck: X wins the full game, which only the other strategies prove):
     the deepest ply count a forward search among ``strategies`` completed without a win.
     With a forward search among other strategies, these share the time up to
-    ``1 - HORIZON_SHARE`` of it; after that (once time, not the structure budget, ran
-    out, or every other run finished) the forward search deepens alone until the
-    budget's deadline.  Time is read from the budget's clock: under a
+    ``1 - alone`` of it (:attr:`Forward.alone`); after that (once time, not the
+    structure budget, ran out, or every other run finished) the forward search deepens
+    alone until the budget's deadline.  Time is read from the budget's clock: under a
     :class:`~logic.exact.budget.WorkClock` the order of the steps, and so the answer's
     counts, depend on the work done only."""
     budget = call.budget
@@ -318,7 +320,8 @@ def prove(r: Root, call: Call, strategies: tuple[Strategy, ...]) -> Proof | Hori
     forward = [run for run in runs if isinstance(run, ForwardRun)]
     end = budget.deadline
     if forward and len(runs) > 1:  # the last share of the time: the forward search's alone
-        budget.deadline = budget.start + (end - budget.start) * (1 - HORIZON_SHARE)
+        alone = forward[0].strategy.alone
+        budget.deadline = budget.start + (end - budget.start) * (1 - alone)
     proof = _race(runs, [s.weight for s in strategies], budget)
     if proof is None and budget.deadline < end:
         proof = _deepen(forward[0], budget, end)

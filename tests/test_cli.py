@@ -225,11 +225,24 @@ def test_scan_judge_options_without_the_judge_are_an_error(tmp_path: Path,
     (["--exact", "--scan", "x.pgn"], "--scan does not apply to --exact"),
     (["--viewer", "--exact"], "--exact does not apply to --viewer"),
     (["--viewer", "--json"], "--json does not apply to --viewer"),
+    (["--exact-sets", "built-in"], "--exact-sets does not apply"),
+    (["--exact", "--exact-sets", "nosuch"], "--exact-sets: no set nosuch (the sets: built-in"),
 ])
 def test_bench_refuses_options_its_mode_would_ignore(argv: list[str], said: str,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     assert run("bench", *argv)[0] == 2
     assert said in capsys.readouterr().err
+
+
+def test_bench_exact_proves_only_the_sets_asked_for(tmp_path: Path) -> None:
+    """``--exact-sets`` picks the sets by name (a file's by its name without suffix)."""
+    f = tmp_path / "mine.epd"
+    f.write_text("4k3/8/4P3/4K3/8/8/8/8 w - -\n")
+    code, text = run("bench", "--exact", str(f), "--exact-sets", "mine", "--exact-seconds",
+                     "0.5", "--json")
+    assert code == 0
+    sets = json.loads(text)["sets"]
+    assert list(sets) == ["mine"] and sets["mine"]["side_positions"] == 2
 
 
 def test_bench_scan_without_positions_is_an_error(tmp_path: Path,

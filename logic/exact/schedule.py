@@ -2,12 +2,12 @@
 that runs them side by side until one decides.
 
 A strategy (:class:`Levels`, :class:`GapRounds`, :class:`Forward`) has a ``weight``
-(its share of the time) and ``start(root, call)``, which gives a :class:`Run`: each
-``step()`` does one expansion (or one ply of search) and returns a :class:`Proof` when
-it decides the root; ``finished`` says it has nothing more to try.  :func:`prove`
-always steps the run that has spent the least time for its weight.  The schedule
-changes only how soon an answer comes, never the answer: every strategy is sound on
-its own.
+(its share of the time; a forward search of weight 0 runs only in its time alone) and
+``start(root, call)``, which gives a :class:`Run`: each ``step()`` does one expansion
+(or one ply of search) and returns a :class:`Proof` when it decides the root;
+``finished`` says it has nothing more to try.  :func:`prove` always steps the run that
+has spent the least time for its weight.  The schedule changes only how soon an answer
+comes, never the answer: every strategy is sound on its own.
 """
 
 from __future__ import annotations
@@ -257,9 +257,10 @@ _FULL_CAPPED = Levels(FULL, "lo", _FULL_GAME.limits, cap=lambda n: 1000 << n, we
 _GAP = GapRounds()
 #: short breakthroughs by a forward search, with their fastest line
 _FORWARD = Forward(weight=1.0)
-#: the forward search of a claimed side: a small share, the last tenth alone (a horizon
-#: where the restricted games do not prove the claim)
-_FORWARD_CLAIMED = Forward(weight=0.25, alone=0.1)
+#: the forward search of a claimed side: no share of the race (the restricted games prove
+#: nearly every claim, soonest alone), the last tenth of the time alone (a horizon where
+#: they do not)
+_FORWARD_CLAIMED = Forward(weight=0.0, alone=0.1)
 
 
 #: ``method`` of :func:`logic.exact.solve`: the strategies it runs.  ``auto`` runs the
@@ -270,8 +271,8 @@ _FORWARD_CLAIMED = Forward(weight=0.25, alone=0.1)
 #: (short breakthroughs: Diagram 20's 1. f5 in under a second), always the one that
 #: has spent the least time so far for its weight, at its next level; ``claimed``, for
 #: a side a static method calls blocked, the restricted games (LEVERS too), the
-#: level-limited bounds (no gap expansion) and the forward search at a quarter share
-#: with the last tenth of the time alone (a horizon where no proof comes), where the
+#: level-limited bounds (no gap expansion) and the forward search in the last tenth of
+#: the time only (a horizon where no proof comes), where the
 #: restricted
 #: games nearly always give the proof (on the 672 claims among the 85,007 master
 #: positions, KINGS and NOPUSH proved 484 of the 492 settled within 1 s by ``auto``):
@@ -322,7 +323,8 @@ def prove(r: Root, call: Call, strategies: tuple[Strategy, ...]) -> Proof | Hori
     if forward and len(runs) > 1:  # the last share of the time: the forward search's alone
         alone = forward[0].strategy.alone
         budget.deadline = budget.start + (end - budget.start) * (1 - alone)
-    proof = _race(runs, [s.weight for s in strategies], budget)
+    racing = [(run, s.weight) for run, s in zip(runs, strategies, strict=True) if s.weight > 0]
+    proof = _race([run for run, _w in racing], [w for _run, w in racing], budget)
     if proof is None and budget.deadline < end:
         proof = _deepen(forward[0], budget, end)
     budget.deadline = end

@@ -162,7 +162,8 @@ def measure_search(boards: list[chess.Board], seconds: float, limit: int = 40,
 #: the options of ``bench`` each of its modes uses (the others would be ignored: refused;
 #: two modes at once too)
 MODE_OPTIONS = {"detect": ("rounds", "file", "search", "json"), "scan": ("scan", "json"),
-                "exact": ("exact", "exact_seconds", "exact_memory", "sample", "jobs", "json"),
+                "exact": ("exact", "exact_seconds", "exact_memory", "exact_sets", "sample", "jobs",
+                          "json"),
                 "viewer": ()}
 
 

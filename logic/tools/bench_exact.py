@@ -12,7 +12,8 @@ Three kinds of sets, each a list of side-positions ``(position, side)``:
 * one set per given file: both sides of each of its positions.
 
 ``--sample N`` draws a seeded sample of N side-positions from the built-in set and
-from each file's set (never from the two blocked sets).
+from each file's set (never from the two blocked sets).  ``--exact-sets NAME ...``
+proves only the sets of those names (an unknown name is an error).
 
 Every side-position is solved on a cold structure cache (the figures are for a
 position met alone) with the budget ``--exact-seconds``, in ``--jobs`` processes.
@@ -232,14 +233,24 @@ def run_exact_bench(args: argparse.Namespace, out: TextIO) -> int:
         if skipped:
             print(f"pawnfence: {skipped_note(f, skipped)}", file=sys.stderr)
     loaded = [(Path(f).stem, boards) for f, boards, _skipped in counted]
+    names = ["built-in", "heuristic-blocked", "extended-only-blocked",
+             *(name for name, _boards in loaded)]
+    wanted = getattr(args, "exact_sets", None) or names
+    if unknown := [w for w in wanted if w not in names]:
+        print(f"pawnfence: --exact-sets: no set {', '.join(unknown)} (the sets: "
+              f"{', '.join(names)})", file=sys.stderr)
+        return 2
     base = built_in()
     base_boards = {c.fen: chess.Board(c.fen) for c in base}
     sources = [("built-in", list(base_boards.values())), *loaded]
-    sets = {"built-in": file_set("built-in", list(base_boards.values()), args.sample or 0),
-            "heuristic-blocked": heuristic_blocked(sources),
-            "extended-only-blocked": heuristic_blocked(sources, extended_only=True)}
-    for name, boards in loaded:
-        sets[name] = file_set(name, boards, args.sample or 0)
+    makers = {"built-in": lambda: file_set("built-in", list(base_boards.values()),
+                                           args.sample or 0),
+              "heuristic-blocked": lambda: heuristic_blocked(sources),
+              "extended-only-blocked": lambda: heuristic_blocked(sources, extended_only=True)}
+    by_name = dict(loaded)
+    sets = {name: makers[name]() if name in makers else file_set(name, by_name[name],
+                                                                 args.sample or 0)
+            for name in names if name in wanted}
     seconds = args.exact_seconds or logic.METHODS["exact"].max_seconds
     result: dict[str, Any] = {"seconds": seconds, "sets": {}}
     for name, cases in sets.items():

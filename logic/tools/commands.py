@@ -288,6 +288,9 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
                    "(a seeded sample)")
     b.add_argument("--jobs", type=int_range(1, MAX_JOBS), default=None,
                    help=f"with --exact: worker processes (at most {MAX_JOBS}; default 1)")
+    b.add_argument("--exact-sets", nargs="+", metavar="SET", default=None,
+                   help="with --exact: only these sets (built-in, heuristic-blocked, "
+                   "extended-only-blocked or a FILE's name without its suffix)")
     b.set_defaults(run=with_exact_memory(_bench))
     return parsers
 

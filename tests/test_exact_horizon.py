@@ -151,9 +151,12 @@ def _rich_boards(n: int) -> list[chess.Board]:
 
 @pytest.mark.parametrize("fen", [MATE_IN_ONE])
 def test_a_pawn_mate_is_the_target(fen: str) -> None:
-    """A mate by a pawn's check is found in one ply (only pawn moves are tried there)."""
-    search = ForwardSearch(chess.Board(fen), lambda: False)
-    assert search.deepen(4) == 1
+    """A mate by a pawn's check is found in one ply (only pawn moves are tried there),
+    and within any more plies by a search that starts there (the position after the
+    mate, D to move in check, is never taken for one out of reach)."""
+    assert ForwardSearch(chess.Board(fen), lambda: False).deepen(4) == 1
+    for n in range(1, 6):
+        assert ForwardSearch(chess.Board(fen), lambda: False).wins(n), n
 
 
 @pytest.mark.parametrize(("boards", "least"), [
@@ -167,11 +170,10 @@ def test_the_forward_search_agrees_with_the_brute_force(
     end, targets out of reach by distance) cut nothing that matters."""
     yes = no = 0
     for board in _rich_boards(boards):
-        search = ForwardSearch(board, lambda: False)
-        for n in range(6):
-            search.board = board.copy(stack=False)
-            want = _forces(board.copy(), chess.WHITE, n, {})
-            assert search.wins(n) == want, (board.fen(), n)
+        memo: dict[Any, bool] = {}
+        for n in range(6):  # a search of its own for each n: no shallower answer known
+            want = _forces(board.copy(), chess.WHITE, n, memo)
+            assert ForwardSearch(board, lambda: False).wins(n) == want, (board.fen(), n)
             yes, no = yes + want, no + (not want)
     assert yes >= least[0] and no >= least[1], (yes, no)
 

@@ -166,7 +166,10 @@ def _hopeless(b: chess.Board, n: int) -> bool:
     and no mate: a mate is a check by the pawn that just moved (kings give none, nothing
     slides) with every square around D's king taken (a D pawn on it, or attacked by an
     X pawn or X's king), and no square D's king may reach is both checkable and so
-    closed in.  Every set is a superset of the real one, so the answer is sound."""
+    closed in.  D to move in check is never out of reach (it may be mated already).
+    Every set is a superset of the real one, so the answer is sound."""
+    if b.turn == chess.BLACK and b.is_check():
+        return False  # perhaps mated already: the pawn that checks has moved before
     xm = (n + 1) // 2 if b.turn == chess.WHITE else n // 2  # X's moves within n plies
     dm = n - xm  # D's
     xp = b.pawns & b.occupied_co[chess.WHITE]

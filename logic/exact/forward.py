@@ -105,9 +105,10 @@ def _order(b: chess.Board, moves: list[chess.Move], first: chess.Move | None
     return out
 
 
-def _d_king(b: chess.Board) -> chess.Square:
-    """D's king (the board is a legal K+P position: it has one)."""
-    king = b.king(chess.BLACK)
+def _king(b: chess.Board, color: chess.Color = chess.BLACK) -> chess.Square:
+    """``color``'s king, D's by default (the board is a legal K+P position: it has
+    one)."""
+    king = b.king(color)
     assert king is not None
     return king
 
@@ -121,7 +122,7 @@ def _quiet_refutation(b: chess.Board, moves: list[chess.Move]) -> chess.Move | N
     if xp & chess.BB_RANK_7:
         return None
     checked = pawn_attacks(_pawn_step(xp, chess.WHITE), chess.WHITE)  # a pawn may check there
-    dk = _d_king(b)
+    dk = _king(b)
     for m in moves:
         k = m.to_square if m.from_square == dk else dk
         if not m.promotion and not checked >> k & 1:
@@ -183,13 +184,11 @@ def _hopeless(b: chess.Board, n: int) -> bool:
     moved = _pawn_moved(xp, chess.WHITE, xm, dp | d_moved | passant)
     if moved & chess.BB_RANK_8:
         return False
-    checkable = pawn_attacks(moved, chess.WHITE) & _king_reach(_d_king(b), dm)
+    checkable = pawn_attacks(moved, chess.WHITE) & _king_reach(_king(b), dm)
     if not checkable:
         return True
-    x_king = b.king(chess.WHITE)
-    assert x_king is not None
     closed = (dp | d_moved | pawn_attacks(xp | moved, chess.WHITE)
-              | king_attacks_setwise(_king_reach(x_king, xm)))
+              | king_attacks_setwise(_king_reach(_king(b, chess.WHITE), xm)))
     return all(chess.BB_KING_ATTACKS[k] & ~closed for k in chess.scan_forward(checkable))
 
 
@@ -285,7 +284,7 @@ class ForwardSearch:
         a pawn move that mates (only a pawn gives check here, and only the pawn that
         moves: a king move discovers nothing), so only those moves are generated."""
         b = self.board
-        to = chess.BB_RANK_8 | chess.BB_PAWN_ATTACKS[chess.BLACK][_d_king(b)]
+        to = chess.BB_RANK_8 | chess.BB_PAWN_ATTACKS[chess.BLACK][_king(b)]
         for m in b.generate_legal_moves(b.pawns & b.occupied_co[chess.WHITE], to):
             if m.promotion:
                 won = m.promotion == chess.QUEEN and promotion_taker(b, m) is None

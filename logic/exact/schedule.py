@@ -272,9 +272,8 @@ _FORWARD_CLAIMED = Forward(weight=0.0, alone=0.1)
 #: has spent the least time so far for its weight, at its next level; ``claimed``, for
 #: a side a static method calls blocked, the restricted games (LEVERS too), the
 #: level-limited bounds (no gap expansion) and the forward search in the last tenth of
-#: the time only (a horizon where no proof comes), where the
-#: restricted
-#: games nearly always give the proof (on the 672 claims among the 85,007 master
+#: the time only (a horizon where no proof comes), where the restricted games nearly
+#: always give the proof (on the 672 claims among the 85,007 master
 #: positions, KINGS and NOPUSH proved 484 of the 492 settled within 1 s by ``auto``):
 #: LEVERS gets eight times KINGS's share and NOPUSH twice, the full game's expansions
 #: a quarter to a half (measured in the README, "Exact proofs"); ``kings`` /

@@ -40,7 +40,7 @@ def test_a_figure_gives_the_provers_run_only_when_asked(tmp_path) -> None:
     plain = _render(tmp_path, "a.svg", *QUICK_EXACT).decode()
     stats = _render(tmp_path, "b.svg", *QUICK_EXACT, "--stats").decode()
     assert "proved (exact)" in plain and " s)" not in plain and "structure, " not in plain
-    assert "1 structure, " in stats and " s)" in stats
+    assert "structure, " in stats and " s)" in stats  # "1 structure" or "1 cached structure"
 
 
 def test_the_window_switches_to_light_and_remembers_it(home) -> None:

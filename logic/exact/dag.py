@@ -11,6 +11,7 @@ from logic.exact.budget import NODE_BYTES, SOLVE_BYTES, VISIT_BYTES, Clock, Wall
 from logic.exact.reach import reach_moves, regions, runner
 from logic.exact.tables import (
     FULL,
+    GUARD,
     HIGH,
     KINGS,
     LEVERS,
@@ -164,7 +165,8 @@ class Budget:
 
 
 #: the structure cache: per game, structure -> tables exact everywhere
-_cache: dict[str, dict[Key, Tables]] = {FULL: {}, KINGS: {}, NOPUSH: {}, LEVERS: {}}
+_cache: dict[str, dict[Key, Tables]] = {FULL: {}, KINGS: {}, NOPUSH: {}, LEVERS: {},
+                                         GUARD: {}}
 _cached = [0]  # entries in all games
 
 

@@ -19,7 +19,8 @@ strategies); the expansion is then ``stuck``.
 
 Where the level-limited expansions of :mod:`logic.exact.dag` cut the DAG by progress,
 this one follows the play that matters: on the master-game drawn set it proves
-blockages with fewer structures (README, "Exact proofs").
+blockages with fewer structures (``tests/test_exact.py``,
+``test_gap_expansion_proves_an_open_master_blockage``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from logic.exact.dag import SEEN_LIMIT, Call, Key, cached_tables
 from logic.exact.reach import close_within
 from logic.exact.tables import (
     FULL,
+    GUARD,
     HIGH,
     KCAP,
     KINGS,
@@ -51,7 +53,7 @@ from logic.exact.tables import (
 __all__ = ["GapExpansion"]
 
 #: the restricted games whose exact tables bound the full game's from above, tightest first
-_WEAKER = (NOPUSH, LEVERS, KINGS)
+_WEAKER = (NOPUSH, LEVERS, GUARD, KINGS)
 
 
 class GapExpansion:

@@ -284,6 +284,8 @@ class ExactMethod(Method):
             how = {"kings": ", against the defending king alone",
                    "levers": ", against a defender who never pushes and takes only with "
                              "pawns",
+                   "guard": ", against a defender who never pushes, takes only with pawns "
+                            "and lets the attacking king take nothing",
                    "nopush": ", against a defender who never pushes",
                    "bounds": ", from a partial expansion",
                    "gap": ", from a partial expansion following the undecided play",

@@ -31,8 +31,9 @@ strategy objects and their scheduler of :mod:`logic.exact.schedule`):
 
 1. restricted games for D: KINGS (D only steps with its king), LEVERS (D also
    captures with its pawns) and NOPUSH (D also captures with its king; it never
-   pushes a pawn).  If X cannot win even then, it cannot win the real game
-   (``restricted="kings"`` / ``"levers"`` / ``"nopush"``);
+   pushes a pawn), and GUARD (LEVERS where X's king taking a pawn ends the game as
+   X's success).  If X cannot win even then, it cannot win the real game
+   (``restricted="kings"`` / ``"levers"`` / ``"nopush"`` / ``"guard"``);
 2. partial expansions of the full game: structures beyond a limit on each side's
    progress are not expanded but taken as all wins (upper bound) and as all
    losses except X's unstoppable runners (lower bound,
@@ -85,7 +86,7 @@ __all__ = ["ExactResult", "ExactError", "check_board", "solve", "solve_bitboards
 #: a breakthrough a partial expansion proved gets its line from the whole DAG when that
 #: has at most this many structures (Fine #70: 2,000; its partial expansion's line is 53
 #: plies, the whole DAG's 49).  Twice as many certified a few more lines for three times
-#: the extra time (README, "Exact proofs")
+#: the extra time
 LINE_DAG_CAP = 8_000
 #: the deepest forward search for a faster line when a partial expansion's line is missing
 FORWARD_LINE_PLIES = 40
@@ -126,6 +127,7 @@ class ExactResult(NamedTuple):
     it stands).  ``restricted``: the game that gave the proof: ``""`` the whole
     DAG of the full game, ``"kings"`` / ``"levers"`` / ``"nopush"`` a game where D
     only moves its king / never pushes and captures only with pawns / never pushes,
+    ``"guard"`` LEVERS where X's king taking a pawn counts as X's success,
     ``"bounds"`` a level-limited partial expansion of the full game, ``"gap"`` the
     gap-guided one (:mod:`logic.exact.gap`), ``"forward"`` the forward search for a
     short breakthrough (:mod:`logic.exact.forward`; its line is the fastest).

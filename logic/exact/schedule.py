@@ -20,7 +20,7 @@ from logic.exact.dag import Budget, Call, Dag
 from logic.exact.forward import POLL_EVERY, ForwardSearch, SearchAborted
 from logic.exact.gap import GapExpansion
 from logic.exact.root import Root, oriented_board, reach, root_seeds, root_states, root_table
-from logic.exact.tables import FULL, KINGS, LEVERS, NOPUSH, index
+from logic.exact.tables import FULL, GUARD, KINGS, LEVERS, NOPUSH, index
 
 __all__ = ["Proof", "Horizon", "Run", "Levels", "GapRounds", "Forward", "STRATEGIES", "prove",
            "whole_dag"]
@@ -248,6 +248,7 @@ _UNLIMITED = 1 << 20
 _KINGS_GAME = Levels(KINGS, "hi", lambda n: (n, _UNLIMITED))
 _NOPUSH_GAME = Levels(NOPUSH, "hi", lambda n: (n, _UNLIMITED))
 _LEVERS_GAME = Levels(LEVERS, "hi", lambda n: (n, _UNLIMITED))
+_GUARD_GAME = Levels(GUARD, "hi", lambda n: (n, _UNLIMITED))
 _FULL_HI = Levels(FULL, "hi", lambda n: (n, n // 2))
 _FULL_LO = Levels(FULL, "lo", lambda n: (n // 2, n))
 _FULL_GAME = Levels(FULL, "lo", lambda n: (_UNLIMITED, _UNLIMITED))
@@ -264,31 +265,33 @@ _FORWARD_CLAIMED = Forward(weight=0.0, alone=0.1)
 
 
 #: ``method`` of :func:`logic.exact.solve`: the strategies it runs.  ``auto`` runs the
-#: shortcut games, the gap-guided expansion (upper bounds: blockages; twice the share, it
-#: proved every blockage of the master drawn samples, README "Exact proofs"), the
-#: lower-bound partial expansion (breakthroughs; one and a half, so that it keeps the
-#: breakthroughs of the built-in sample), the capped whole DAG and the forward search
-#: (short breakthroughs: Diagram 20's 1. f5 in under a second), always the one that
-#: has spent the least time so far for its weight, at its next level; ``claimed``, for
-#: a side a static method calls blocked, the restricted games (LEVERS too), the
-#: level-limited bounds (no gap expansion) and the forward search in the last tenth of
-#: the time only (a horizon where no proof comes), where the restricted games nearly
-#: always give the proof (on the 672 claims among the 85,007 master
-#: positions, KINGS and NOPUSH proved 484 of the 492 settled within 1 s by ``auto``):
-#: LEVERS gets eight times KINGS's share and NOPUSH twice, the full game's expansions
-#: a quarter to a half (measured in the README, "Exact proofs"); ``kings`` /
-#: ``levers`` / ``nopush`` only that restricted game (blocked or unknown); ``bounds``
-#: only the level-limited partial expansions of the full game; ``gap`` only the
-#: gap-guided expansion (blocked or unknown); ``full`` the whole DAG of the full game
-#: at once; ``forward`` only the forward search (breaks or unknown).
+#: shortcut games KINGS and NOPUSH, the gap-guided expansion (upper bounds: blockages;
+#: twice the share), the lower-bound partial expansion (breakthroughs; one and a half, so
+#: that it keeps the breakthroughs of the built-in sample), the capped whole DAG and the
+#: forward search (short breakthroughs: Diagram 20's 1. f5 in under a second; a horizon
+#: where the whole game is too big), always the one that has spent the least time so far
+#: for its weight, at its next level.  ``claimed``, for a side a static method calls
+#: blocked, runs the restricted games, which nearly always give the proof there: GUARD and
+#: LEVERS eight times KINGS's share each (GUARD proves most claims of real games with a
+#: tenth of LEVERS's structures or less; LEVERS those where X's king may take a pawn and
+#: still not win), NOPUSH twice; the level-limited bounds of the full game a quarter to a
+#: half (no gap expansion), and the forward search in the last tenth of the time only (a
+#: horizon where no proof comes); measured by ``python benchmarks/doc_tables.py
+#: exact-claims`` (docs/tables/exact-claims.md).  ``kings`` / ``guard`` / ``levers`` /
+#: ``nopush`` only that restricted game (blocked or unknown); ``bounds`` only the
+#: level-limited partial expansions of the full game; ``gap`` only the gap-guided
+#: expansion (blocked or unknown); ``full`` the whole DAG of the full game at once;
+#: ``forward`` only the forward search (breaks, a horizon, or unknown).
 STRATEGIES: dict[str, tuple[Strategy, ...]] = {
     "auto": (_KINGS_GAME, _NOPUSH_GAME, replace(_GAP, weight=2.0), replace(_FULL_LO, weight=1.5),
              _FULL_CAPPED, _FORWARD),
-    "claimed": (_KINGS_GAME, replace(_LEVERS_GAME, weight=8.0), replace(_NOPUSH_GAME, weight=2.0),
+    "claimed": (_KINGS_GAME, replace(_GUARD_GAME, weight=8.0), replace(_LEVERS_GAME, weight=8.0),
+                replace(_NOPUSH_GAME, weight=2.0),
                 replace(_FULL_HI, weight=0.5), replace(_FULL_LO, weight=0.25),
                 replace(_FULL_CAPPED, weight=0.25), _FORWARD_CLAIMED),
     "kings": (_KINGS_GAME,),
     "levers": (_LEVERS_GAME,),
+    "guard": (_GUARD_GAME,),
     "nopush": (_NOPUSH_GAME,),
     "bounds": (_FULL_HI, _FULL_LO),
     "gap": (_GAP,),

@@ -26,6 +26,12 @@ The games solved:
   passant included), but never pushes and never takes a pawn with its king.  A wall
   holds by its pawns' levers, not by the king's captures, so this game proves most of
   NOPUSH's blockages with far fewer structures (no king capture opens a branch).
+* ``GUARD``: LEVERS, where X's king taking a pawn also ends the game as X's success
+  (like a promotion).  X wins wherever it wins LEVERS (a capture only ends its play
+  sooner), so "X does not win" here proves it for LEVERS and the full game.  A
+  fortress whose king keeps X's king from every pawn is proved with only the
+  structures X's pawn moves and both sides' pawn captures make, where LEVERS also
+  solves every structure X's king could eat its way into.
 
 En passant is transient: the state after a double push with an en-passant capture
 available is never stored; its value is combined from the double-pushed structure
@@ -42,7 +48,8 @@ import chess
 from logic.bitboards import pawn_attacks
 
 __all__ = [
-    "FULL", "KINGS", "NOPUSH", "LEVERS", "NSTATES", "ALL_STATES", "LANES1", "KING_OFF", "Tables",
+    "FULL", "KINGS", "NOPUSH", "LEVERS", "GUARD", "NSTATES", "ALL_STATES", "LANES1", "KING_OFF",
+    "Tables",
     "Move", "Moves", "Legal", "PUSH", "DOUBLE", "CAP", "PROMO", "KCAP", "LOW", "HIGH",
     "x_on", "d_on", "kings_on", "lanes_of", "x_pred", "d_pred", "bits", "legal_masks",
     "move_legal", "moves_of", "solve_structure", "ep_after_x_double", "ep_after_d_double",
@@ -54,6 +61,7 @@ FULL = "full"
 KINGS = "kings"
 NOPUSH = "nopush"
 LEVERS = "levers"
+GUARD = "guard"
 
 NSTATES = 4096
 ALL_STATES = (1 << NSTATES) - 1
@@ -189,7 +197,8 @@ class Move(NamedTuple):
     ``child`` the structure after it; for PROMO None (the promotion always ends the
     game), except X's promotions in FULL onto a square no other X pawn guards: there
     the structure after D's king takes the new piece (:func:`promo_capturable`,
-    :func:`d_takes_promoted`); ``mid`` the square a double
+    :func:`d_takes_promoted`); None too for X's KCAP in GUARD (it ends the game as
+    X's success); ``mid`` the square a double
     push passes; ``ep`` the structures after the opponent's en-passant captures a
     double push allows; ``gx``, ``gd``: how much :func:`progress` changes.
     """
@@ -339,13 +348,18 @@ def moves_of(xp: int, dp: int, mode: str) -> Moves:
     placement; king captures of pawns their own pawns protect are left out).
 
     Only FULL gives X's promotions the child where D's king takes the new piece at once;
-    the restricted games count every promotion as X's success.  That only adds X wins
+    the restricted games count every promotion as X's success (GUARD every king capture
+    of X too: its child is None).  That only adds X wins
     (D may always decline the capture), so their "X cannot win" stays a proof for the
     full game."""
     if mode == KINGS:
         return Moves(tuple(_x_moves(xp, dp, False)), ())
     if mode == LEVERS:
         return Moves(tuple(_x_moves(xp, dp, True)), tuple(_d_moves(xp, dp, False, False)))
+    if mode == GUARD:
+        x = tuple(mv if mv.kind != KCAP else mv._replace(child=None)
+                  for mv in _x_moves(xp, dp, True))
+        return Moves(x, tuple(_d_moves(xp, dp, False, False)))
     full = mode == FULL
     return Moves(tuple(_x_moves(xp, dp, True, full)), tuple(_d_moves(xp, dp, full)))
 
@@ -456,6 +470,9 @@ def _x_static(moves: tuple[Move, ...], get, lg: Legal) -> int:
             promo = nocheck & KING_OFF[mv.sq]
             static |= promo if mv.child is None else promo & _promo_wins(mv, get(mv.child))
             continue
+        if mv.child is None:  # GUARD's king capture: X's success wherever it is legal
+            static |= move_legal(mv, nocheck, lg.xcheck, True)
+            continue
         c = get(mv.child)
         if c is HIGH:
             static |= move_legal(mv, nocheck, lg.xcheck, True)
@@ -523,7 +540,7 @@ def solve_structure(xp: int, dp: int, mode: str, moves: Moves, get) -> Tables:
         has |= kmoves
         maskb = lg.b & ~esc & (has | lg.dcheck)
         bstale = lg.b & ~lg.dcheck & ~has
-    elif mode in (NOPUSH, LEVERS):  # no allowed move loses for D
+    elif mode in (NOPUSH, LEVERS, GUARD):  # no allowed move loses for D
         maskb, bstale = lg.b & ~_d_static(moves.d, get, lg)[0], 0
     else:
         maskb, bstale = lg.b, 0

@@ -1,18 +1,19 @@
-"""Print the README's table: the exact prover (``logic.exact``) against Syzygy on random
+"""Print the docs' tables of the exact prover (``logic.exact``) against Syzygy on random
 KPvK, KPPvK and KPvKP positions (either side to move, every side with pawns as X).
 
-    python benchmarks/exact_syzygy_report.py [positions per material, default 2000] [GAME]
+    python benchmarks/exact_syzygy_report.py [positions per material, default 2000] [GAME ...]
 
-``GAME`` (default ``auto``) is a method of ``logic.exact.STRATEGIES``: ``kings``,
-``levers`` or ``nopush`` check one restricted game alone (its answers are ``blocked``
-or ``unknown``: X wins the restricted game, which proves nothing).
+Without ``GAME`` (or with ``auto``) the whole prover: per material, its blockages and
+breakthroughs, the blockages the table calls an X win (must be 0: a blockage is a
+proof) and the breakthroughs it does not (expected: the target is any promotion that
+stands, or mate, not a won game), these classified along the PV (X fastest, D
+longest): D forced to promote, stalemate right after the promotion, a queen against a
+rook's or bishop's pawn on its seventh rank (the classic draws), against another pawn
+on the seventh, against a pawn further back, and the rest.
 
-``blocked`` must never meet a Syzygy win for X (it is a proof); ``breaks`` where the
-table says X does not win is expected (the target is any promotion, or mate, not a
-won game) and is classified along the PV (X fastest, D longest): D forced to
-promote, stalemate right after the promotion, the new queen lost at once, a queen
-against a pawn on its seventh rank (rook's or bishop's pawn: the classic draws; other
-files), against a pawn further back, and the rest.
+``GAME ...``: restricted games of ``logic.exact.STRATEGIES`` (``kings``, ``guard``,
+``levers``, ``nopush``), each alone, a row each: its answers are ``blocked`` or
+``unknown`` (X wins the restricted game, which proves nothing).
 """
 
 from __future__ import annotations
@@ -33,14 +34,19 @@ from tests.conftest import SHARED  # noqa: E402
 from tests.strategies import random_material_board  # noqa: E402
 
 MATERIALS = [("P", ""), ("", "p"), ("PP", ""), ("", "pp"), ("P", "p")]
-NAMES = {("P", ""): "KPvK", ("", "p"): "KvKP", ("PP", ""): "KPPvK", ("", "pp"): "KvKPP",
-         ("P", "p"): "KPvKP"}
+NAMES = {("P", ""): "KPvK (X = White)", ("", "p"): "KvKP (X = Black)", ("PP", ""): "KPPvK",
+         ("", "pp"): "KvKPP", ("P", "p"): "KPvKP (both sides)"}
+#: what each restricted game lets the defender do
+GAMES = {"kings": "KINGS alone (D only steps with its king)",
+         "guard": "GUARD alone (LEVERS; X's king taking a pawn ends the game as X's success)",
+         "levers": "LEVERS alone (D steps with its king, takes only with its pawns)",
+         "nopush": "NOPUSH alone (D also takes with its king, never pushes)"}
 
 
 def classify(board: chess.Board, r: exact.ExactResult) -> str:
     """Why a breakthrough need not win: read off the PV's final position."""
     if r.ends == "defender-promotion":
-        return "D forced to promote"
+        return "the defender forced to promote"
     if r.ends == "mate":
         return "mate (never a non-win)"
     end = board.copy(stack=False)
@@ -50,55 +56,96 @@ def classify(board: chess.Board, r: exact.ExactResult) -> str:
     if end.is_stalemate():
         return "stalemate right after the promotion"
     if any(mv.to_square == queen for mv in end.legal_moves):
-        return "the new queen is lost at once"
+        return "the new queen lost at once"
     d = end.turn
     seventh = chess.BB_RANK_2 if d == chess.BLACK else chess.BB_RANK_7
     pawns = end.pieces_mask(chess.PAWN, d) & seventh
     if pawns & (chess.BB_FILE_A | chess.BB_FILE_H | chess.BB_FILE_C | chess.BB_FILE_F):
-        return "queen against a rook's or bishop's pawn on the 7th"
+        return "a queen against a rook's or bishop's pawn on the seventh"
     if pawns:
-        return "queen against another pawn on the 7th"
+        return "a queen against another pawn on the seventh"
     if end.pieces_mask(chess.PAWN, d):
-        return "queen against a pawn further back (it queens too, or its king holds)"
-    return "other (D's saving line is elsewhere, e.g. it queens first)"
+        return "a queen against a pawn further back"
+    return "other"
+
+
+def sides(n: int):
+    """``(material, board, X, X wins by the table)`` for ``n`` seeded boards a material."""
+    with chess.syzygy.open_tablebase(str(SHARED / "syzygy")) as tb:
+        for mat in MATERIALS:
+            rng = random.Random(f"report {mat}")
+            for _ in range(n):
+                board = random_material_board(rng, *mat)
+                wdl = tb.probe_wdl(board)
+                for x in chess.COLORS:
+                    if board.pawns & board.occupied_co[x]:
+                        yield mat, board, x, (wdl if board.turn == x else -wdl) > 0
+
+
+def prover_tables(n: int) -> None:
+    """The whole prover's two tables."""
+    rows: dict[tuple[str, str], Counter[tuple[str, bool]]] = {m: Counter() for m in MATERIALS}
+    classes: Counter[str] = Counter()
+    for mat, board, x, wins in sides(n):
+        r = exact.solve(board, x)
+        rows[mat][(r.status, wins)] += 1
+        if r.status == "breaks" and not wins:
+            classes[classify(board, r)] += 1
+    print(f"{n:,} random positions per material, either side to move, every side with "
+          "pawns as X:")
+    print()
+    print("| material | side-positions | exact: blocked | exact: breaks | unknown "
+          "| blocked, yet a Syzygy win | breaks, no Syzygy win |")
+    print("|---|---|---|---|---|---|---|")
+    total: Counter[tuple[str, bool]] = Counter()
+    for mat, c in [*rows.items(), (("", ""), None)]:
+        c = total if c is None else c
+        if mat != ("", ""):
+            total.update(c)
+        name = NAMES.get(mat, "all")
+        blocked = c[("blocked", False)] + c[("blocked", True)]
+        breaks = c[("breaks", False)] + c[("breaks", True)]
+        unknown = sum(c.values()) - blocked - breaks
+        print(f"| {name} | {sum(c.values()):,} | {blocked:,} | {breaks:,} | {unknown:,} "
+              f"| **{c[('blocked', True)]:,}** | {c[('breaks', False)]:,} |")
+    print()
+    print(f"The {sum(classes.values()):,} breakthroughs that do not win, classified along "
+          "the line (X fastest, D longest):")
+    print()
+    print("| class | sides |")
+    print("|---|---|")
+    for name, k in classes.most_common():
+        print(f"| {name} | {k:,} |")
+
+
+def game_table(n: int, games: list[str]) -> None:
+    """A row per restricted game: its blockages, and those the table calls an X win."""
+    print("| game | side-positions | blocked | blocked, yet a Syzygy win |")
+    print("|---|---|---|---|")
+    for game in games:
+        total = blocked = false = 0
+        by_mat: Counter[str] = Counter()
+        for mat, board, x, wins in sides(n):
+            r = exact.solve(board, x, method=game, pv=False)
+            total += 1
+            if r.blocked:
+                blocked += 1
+                false += wins
+                by_mat[NAMES[mat].split(" ")[0]] += 1
+        where = ", ".join(f"{k:,} {m}" for m, k in by_mat.most_common())
+        print(f"| {GAMES[game]} | {total:,} | {blocked:,}{f' ({where})' if where else ''} "
+              f"| **{false:,}** |")
 
 
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
-    game = sys.argv[2] if len(sys.argv) > 2 else "auto"
-    tb = chess.syzygy.open_tablebase(str(SHARED / "syzygy"))
-    rows = []
-    classes: Counter[str] = Counter()
-    for mat in MATERIALS:
-        rng = random.Random(f"report {mat}")
-        c: Counter[str] = Counter()
-        for _ in range(n):
-            board = random_material_board(rng, *mat)
-            for x in chess.COLORS:
-                if not board.pawns & board.occupied_co[x]:
-                    continue
-                wdl = tb.probe_wdl(board)
-                wins = (wdl if board.turn == x else -wdl) > 0
-                r = exact.solve(board, x, method=game, pv=game == "auto")
-                c[(r.status, wins)] += 1
-                if r.status == "breaks" and not wins:
-                    classes[classify(board, r)] += 1
-        rows.append((NAMES[mat], c))
-    print("| material | side-positions | blocked | of which Syzygy wins (must be 0) | breaks "
-          "| breaks, Syzygy no win | unknown |")
-    print("|---|---|---|---|---|---|---|")
-    for name, c in rows:
-        total = sum(c.values())
-        blocked = c[("blocked", False)] + c[("blocked", True)]
-        breaks = c[("breaks", False)] + c[("breaks", True)]
-        unknown = c[("unknown", False)] + c[("unknown", True)]
-        print(f"| {name} | {total} | {blocked} | {c[('blocked', True)]} | {breaks} "
-              f"| {c[('breaks', False)]} | {unknown} |")
-    print()
-    print("| breaks where Syzygy says X does not win, by what ends the PV | count |")
-    print("|---|---|")
-    for name, k in classes.most_common():
-        print(f"| {name} | {k} |")
+    games = [g for g in sys.argv[2:] if g != "auto"]
+    if unknown := [g for g in games if g not in GAMES]:
+        sys.exit(f"unknown game(s) {', '.join(unknown)}; choose from {', '.join(GAMES)}")
+    if games:
+        game_table(n, games)
+    else:
+        prover_tables(n)
 
 
 if __name__ == "__main__":

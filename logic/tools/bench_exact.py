@@ -219,6 +219,9 @@ def _write(name: str, s: dict[str, Any], out: TextIO) -> None:
               f"p99 {s['ms_p99']:.1f}  max {s['ms_max']:.1f}\n")
     out.write(f"  structures  median {s['structures_median']:.0f}  p90 "
               f"{s['structures_p90']:.0f}  max {s['structures_max']}\n")
+    if s["proof_from"]:  # the game that gave each proof
+        out.write("  proofs from  " + ", ".join(f"{k} {v}" for k, v in s["proof_from"].items())
+                  + "\n")
 
 
 def run_exact_bench(args: argparse.Namespace, out: TextIO) -> int:

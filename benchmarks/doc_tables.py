@@ -272,15 +272,19 @@ def command_text(argv: tuple[str, ...]) -> str:
 
 def as_markdown(output: str) -> str:
     """A command's output for the docs: runs of Markdown table lines as they are, runs of
-    other lines in text blocks, blank lines between them."""
+    other lines in text blocks, blank lines between them; a blank line in the output
+    also ends a run (two tables one after the other stay two tables)."""
     blocks: list[tuple[bool, list[str]]] = []
+    fresh = True  # the next line starts a block
     for line in output.splitlines():
         if not line.strip():
+            fresh = True
             continue
         is_table = line.startswith("|")
-        if not blocks or blocks[-1][0] != is_table:
+        if fresh or blocks[-1][0] != is_table:
             blocks.append((is_table, []))
         blocks[-1][1].append(line)
+        fresh = False
     return "\n\n".join("\n".join(lines) if is_table else "```text\n" + "\n".join(lines)
                        + "\n```" for is_table, lines in blocks)
 

@@ -91,9 +91,6 @@ def prover_tables(n: int) -> None:
         rows[mat][(r.status, wins)] += 1
         if r.status == "breaks" and not wins:
             classes[classify(board, r)] += 1
-    print(f"{n:,} random positions per material, either side to move, every side with "
-          "pawns as X:")
-    print()
     print("| material | side-positions | exact: blocked | exact: breaks | unknown "
           "| blocked, yet a Syzygy win | breaks, no Syzygy win |")
     print("|---|---|---|---|---|---|---|")
@@ -109,13 +106,11 @@ def prover_tables(n: int) -> None:
         print(f"| {name} | {sum(c.values()):,} | {blocked:,} | {breaks:,} | {unknown:,} "
               f"| **{c[('blocked', True)]:,}** | {c[('breaks', False)]:,} |")
     print()
-    print(f"The {sum(classes.values()):,} breakthroughs that do not win, classified along "
-          "the line (X fastest, D longest):")
-    print()
-    print("| class | sides |")
+    print("| a breakthrough without a Syzygy win: how its line ends | sides |")
     print("|---|---|")
     for name, k in classes.most_common():
         print(f"| {name} | {k:,} |")
+    print(f"| all | {sum(classes.values()):,} |")
 
 
 def game_table(n: int, games: list[str]) -> None:

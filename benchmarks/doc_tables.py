@@ -217,7 +217,7 @@ MEASURED: dict[str, Measured] = {
                                  "3"), "about 30 minutes"),
     "exact-speed": Measured((*_CLI, "bench", "--exact", *_MASTER, "--exact-sets", "built-in",
                              *(Path(f).stem for f in _MASTER), "--exact-seconds", "10",
-                             "--sample", "40", "--jobs", "2"), "about 20 minutes on two cores"),
+                             "--sample", "40", "--jobs", "2"), "about 15 minutes on two cores"),
     "exact-claims": Measured((*_CLI, "bench", "--exact", *_MASTER, "--exact-sets",
                               "heuristic-blocked", "extended-only-blocked", "--exact-seconds",
                               "10", "--jobs", "2"), "about 15 minutes on two cores"),

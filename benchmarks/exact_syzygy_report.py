@@ -82,6 +82,15 @@ def sides(n: int):
                         yield mat, board, x, (wdl if board.turn == x else -wdl) > 0
 
 
+def _material_row(name: str, c: Counter[tuple[str, bool]]) -> None:
+    """One row of the whole prover's table: ``c`` counts ``(status, X wins by the table)``."""
+    blocked = c[("blocked", False)] + c[("blocked", True)]
+    breaks = c[("breaks", False)] + c[("breaks", True)]
+    unknown = sum(c.values()) - blocked - breaks
+    print(f"| {name} | {sum(c.values()):,} | {blocked:,} | {breaks:,} | {unknown:,} "
+          f"| **{c[('blocked', True)]:,}** | {c[('breaks', False)]:,} |")
+
+
 def prover_tables(n: int) -> None:
     """The whole prover's two tables."""
     rows: dict[tuple[str, str], Counter[tuple[str, bool]]] = {m: Counter() for m in MATERIALS}
@@ -94,17 +103,9 @@ def prover_tables(n: int) -> None:
     print("| material | side-positions | exact: blocked | exact: breaks | unknown "
           "| blocked, yet a Syzygy win | breaks, no Syzygy win |")
     print("|---|---|---|---|---|---|---|")
-    total: Counter[tuple[str, bool]] = Counter()
-    for mat, c in [*rows.items(), (("", ""), None)]:
-        c = total if c is None else c
-        if mat != ("", ""):
-            total.update(c)
-        name = NAMES.get(mat, "all")
-        blocked = c[("blocked", False)] + c[("blocked", True)]
-        breaks = c[("breaks", False)] + c[("breaks", True)]
-        unknown = sum(c.values()) - blocked - breaks
-        print(f"| {name} | {sum(c.values()):,} | {blocked:,} | {breaks:,} | {unknown:,} "
-              f"| **{c[('blocked', True)]:,}** | {c[('breaks', False)]:,} |")
+    for mat, c in rows.items():
+        _material_row(NAMES[mat], c)
+    _material_row("all", sum(rows.values(), Counter()))
     print()
     print("| a breakthrough without a Syzygy win: how its line ends | sides |")
     print("|---|---|")

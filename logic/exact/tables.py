@@ -466,12 +466,11 @@ def _x_static(moves: tuple[Move, ...], get, lg: Legal) -> int:
     nocheck = lg.w ^ lg.xcheck
     for mv in moves:
         kind = mv.kind
-        if kind == PROMO:
-            promo = nocheck & KING_OFF[mv.sq]
-            static |= promo if mv.child is None else promo & _promo_wins(mv, get(mv.child))
-            continue
-        if mv.child is None:  # GUARD's king capture: X's success wherever it is legal
+        if mv.child is None:  # ends the game as X's success: a promotion, GUARD's capture
             static |= move_legal(mv, nocheck, lg.xcheck, True)
+            continue
+        if kind == PROMO:  # D's king may take the new piece at once
+            static |= nocheck & KING_OFF[mv.sq] & _promo_wins(mv, get(mv.child))
             continue
         c = get(mv.child)
         if c is HIGH:

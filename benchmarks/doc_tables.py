@@ -64,22 +64,22 @@ def md_table(header: list[str], rows: list[list[str]]) -> str:
 # ---------------------------------------------------------------- built tables
 
 def build_keys() -> str:
-    """The help overlay's key lines, from ``viewer.actions`` (the one action table)."""
-    from viewer.actions import help_lines
+    """The help overlay's key lines, from ``viewer.model.actions`` (the one action table)."""
+    from viewer.model.actions import help_lines
 
     return md_table(["keys", "what they do"], [[f"`{k}`", w] for k, w in help_lines()])
 
 
 def build_mouse() -> str:
-    """The help overlay's mouse lines (``viewer.gesture.GESTURE_HELP``)."""
-    from viewer.gesture import GESTURE_HELP
+    """The help overlay's mouse lines (``viewer.window.gesture.GESTURE_HELP``)."""
+    from viewer.window.gesture import GESTURE_HELP
 
     return md_table(["mouse", "what it does"], [[k, w] for k, w in GESTURE_HELP])
 
 
 def build_actions() -> str:
     """Every action of the table: its name, button label and keys."""
-    from viewer.actions import ACTIONS, KEYS, key_caption
+    from viewer.model.actions import ACTIONS, KEYS, key_caption
 
     rows = [[f"`{a.name}`", a.label or "–", " / ".join(f"`{key_caption(k)}`"
                                                       for k in KEYS.get(a.name, ())) or "–"]

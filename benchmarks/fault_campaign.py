@@ -980,7 +980,7 @@ def _engine_scan(case: Case, kind: str, path: str, ref: set[str], out: Path) -> 
 
 
 def _engine_analysis(case: Case, kind: str, path: str, illegal: bool) -> None:
-    from viewer.analysis import Analysis
+    from viewer.model.analysis import Analysis
 
     board = chess.Board("8/8/8/8/8/8/8/Kk6 w - - 0 1" if illegal else D16)
     t0 = time.monotonic()
@@ -1282,8 +1282,8 @@ def start_as_pawnfence() -> int:
     """``pawnfence --frames 5`` (the console entry point, settings and positions as they
     are), then, before the window closes, the message it shows, its size and the result
     of adding the position to the user's list; prints them as JSON."""
-    from viewer import app as app_module
     from viewer.cli import main
+    from viewer.window import app as app_module
 
     report: dict[str, object] = {}
     close = app_module.App.close
@@ -1315,8 +1315,8 @@ def child(argv: list[str]) -> int:
     import pygame
 
     from tests.test_viewer import down, frames, key, up
-    from viewer.app import App
-    from viewer.settings import Settings, load_settings_checked
+    from viewer.model.settings import Settings, load_settings_checked
+    from viewer.window.app import App
 
     what = argv[0]
     if what == "edit":
@@ -1697,8 +1697,8 @@ def edit_until_killed(log: Path, interval: float) -> int:
     import pygame
 
     from tests.test_viewer import down, frames, key, up
-    from viewer.app import App
-    from viewer.settings import Settings
+    from viewer.model.settings import Settings
+    from viewer.window.app import App
 
     app = App(Settings(fen=WIKI), size=(900, 650))
     frames(app, [key(pygame.K_2, unicode="2")])
@@ -1795,7 +1795,7 @@ def _edit_checks(case: Case, home: Path, log: Path, killed: float) -> None:
 ADDER = """
 import sys, time
 from pathlib import Path
-from viewer.settings import Settings, add_user_position, save_settings
+from viewer.model.settings import Settings, add_user_position, save_settings
 tag, n, go = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
 while not go.exists():
     time.sleep(0.001)
@@ -1807,7 +1807,7 @@ for i in range(n):
 
 
 def shared_files(rng: random.Random, n: int, work: Path) -> Iterator[Case]:
-    from viewer.settings import load_settings_checked, load_user_positions_checked
+    from viewer.model.settings import load_settings_checked, load_user_positions_checked
 
     for i in range(n):
         home, go = work / f"h{i}", work / f"go{i}"

@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from viewer.report import write_report  # noqa: E402
+from viewer.figures.report import write_report  # noqa: E402
 
 DRAWN = ROOT.parent / "shared" / "corpora" / "master-pawn-endings-drawn.epd"
 

@@ -195,7 +195,7 @@ def test_viewer_opens_on_a_diagram_and_quits(tmp_path, monkeypatch) -> None:
     shot = tmp_path / "shot.png"
     code, _ = run("--diagram", "paper-16", "--frames", "3", "--screenshot", str(shot))
     assert code == 0 and shot.is_file()
-    from viewer.settings import load_settings
+    from viewer.model.settings import load_settings
 
     assert load_settings().fen.startswith("5k2/8/8/1p2p1p1")
     code, _ = run("8/8/8/8/8/8 w", "--frames", "1")  # bad FEN: a message, no window

@@ -56,7 +56,7 @@ def test_built_tables_are_the_checked_in_files(name: str) -> None:
 
 
 def test_the_action_table_lists_every_action_and_bound_key() -> None:
-    from viewer.actions import ACTIONS, KEYS, key_caption
+    from viewer.model.actions import ACTIONS, KEYS, key_caption
 
     rows = {line.split(" | ")[0].strip("| `"): line
             for line in (TABLES / "actions.md").read_text(encoding="utf-8").splitlines()

@@ -795,7 +795,7 @@ def test_diagram_20_breaks_with_the_papers_f5_within_the_default_budget() -> Non
     and the fastest line (9 plies: 7 do not suffice, by brute force), and the trace
     says so in a step the code listing shows."""
     from logic.explain import verdict_reason
-    from viewer.code import LISTINGS, line_of
+    from viewer.window.code import LISTINGS, line_of
 
     board = chess.Board(PAPER_20)
     r = exact_solve(board, chess.WHITE)

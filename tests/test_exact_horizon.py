@@ -290,7 +290,7 @@ def test_bench_counts_horizons_and_their_median() -> None:
 
 
 def test_the_viewer_banner_shows_the_horizon(horizon_verdict: logic.Verdict) -> None:
-    from viewer.text import banner_text, frame_banner, side_summary
+    from viewer.model.text import banner_text, frame_banner, side_summary
 
     v = horizon_verdict
     n = v.detail.result.horizon

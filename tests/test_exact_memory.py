@@ -169,7 +169,7 @@ def test_memory_ends_retries_and_is_worded() -> None:
     v = exact.EXACT.verdict_of(board, chess.WHITE, r)
     assert v.headline.startswith("White: unknown — memory")
     assert "memory ran out" in v.reason
-    from viewer.text import side_summary
+    from viewer.model.text import side_summary
 
     assert side_summary(v).startswith("White: unknown — memory")
 
@@ -246,7 +246,7 @@ def test_explain_prints_the_verdict_after_a_memory_error(
 def test_the_viewer_proof_shows_unknown_memory(monkeypatch: pytest.MonkeyPatch) -> None:
     """The background proof's verdict after a ``MemoryError`` in the prover, and under a
     tiny memory setting, says "unknown — memory" (no error outcome)."""
-    from viewer.proof import ProofJob
+    from viewer.model.proof import ProofJob
 
     _fail_first_solve(monkeypatch)
     job = ProofJob()

@@ -95,7 +95,7 @@ def test_the_defenders_forced_promotion_in_the_trace() -> None:
     assert moves[-1].endswith("White is forced to promote: the blockage ends (no win for "
                               "Black proved).")
     assert not any("breaks through" in s.text for s in v.steps)
-    from viewer.text import side_summary
+    from viewer.model.text import side_summary
 
     assert side_summary(v) == "Black: the blockage ends, the defender forced to promote (exact)"
 

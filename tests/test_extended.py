@@ -27,7 +27,7 @@ from logic.shutin import CODES, closed_boxes, king_box, shut_in, shut_in_squares
 from tests.conftest import DATA, SHARED
 from tests.strategies import extended_case, shut_in_case
 from viewer.cli import main
-from viewer.code import LISTINGS, line_of
+from viewer.window.code import LISTINGS, line_of
 
 EXACT = logic.METHODS["exact"]
 

@@ -51,9 +51,9 @@ def test_the_window_switches_to_light_and_remembers_it(home) -> None:
     import pygame
 
     from tests.test_viewer import frames, key
-    from viewer.app import App
-    from viewer.settings import Settings, load_settings
-    from viewer.theme import COLOURS, LIGHT
+    from viewer.model.settings import Settings, load_settings
+    from viewer.model.theme import COLOURS, LIGHT
+    from viewer.window.app import App
 
     a = App(Settings(), size=(1280, 860), export_dir=home.parent / "exports")
     frames(a, [])
@@ -189,7 +189,7 @@ def test_blacks_words_are_read_as_drawn_or_the_figure_turns() -> None:
 
     import logic
     from logic.diagrams import get_diagram
-    from viewer.frame import Frame
+    from viewer.figures.frame import Frame
 
     board = get_diagram("paper-16").board()
     black = logic.detect(board, chess.BLACK, method="paper", trace=True)
@@ -262,11 +262,11 @@ def test_png_and_svg_carry_the_same_coordinates_on_two_sides() -> None:
     import chess
 
     import logic
-    from viewer.frame import Frame
-    from viewer.render import Painter
-    from viewer.scene import Coord, board_scene
-    from viewer.state import ExportOptions
-    from viewer.svg import frame_svg
+    from viewer.figures.frame import Frame
+    from viewer.figures.render import Painter
+    from viewer.figures.scene import Coord, board_scene
+    from viewer.figures.svg import frame_svg
+    from viewer.model.state import ExportOptions
 
     board = chess.Board("4k3/8/8/3p4/3P4/8/8/4K3 w - - 0 1")
     for flipped in (False, True):

@@ -16,8 +16,8 @@ import pytest
 import logic
 from logic.diagrams import load_diagrams
 from viewer.cli import main
-from viewer.latex import chessboard_command, latex_document
-from viewer.overlay import live_overlay
+from viewer.figures.latex import chessboard_command, latex_document
+from viewer.model.overlay import live_overlay
 
 D16 = "5k2/8/8/1p2p1p1/1P2P1P1/8/5P2/3K4 w - - 0 1"
 

@@ -115,11 +115,47 @@ def test_no_module_imports_another_modules_underscore_names() -> None:
     assert not bad, bad
 
 
-def test_the_window_class_stays_small() -> None:
-    """The house issue's bound: ``viewer/app.py`` (the loop) under 350 lines; the model,
-    the actions, the gestures, the panel and the view live in their own modules."""
-    lines = (ROOT / "viewer" / "app.py").read_text(encoding="utf-8").splitlines()
-    assert len(lines) < 350, len(lines)
+#: the viewer's wings, lowest first: a wing imports only the wings below it
+WINGS = ("model", "figures", "window", "cli")
+
+
+def _wing(module: str) -> str | None:
+    """The wing of a ``viewer`` module (``viewer.cli`` is the console on top)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] == "viewer" and parts[1] in WINGS else None
+
+
+def test_the_viewer_is_four_wings() -> None:
+    """``viewer/`` holds the model, figures and window wings and the console on top."""
+    top = {p.stem for p in (ROOT / "viewer").glob("*.py")} - {"__init__"}
+    subs = {p.name for p in (ROOT / "viewer").iterdir()
+            if p.is_dir() and (p / "__init__.py").exists()}
+    assert top == {"cli"}, top
+    assert subs == {"model", "figures", "window"}, subs
+
+
+def test_no_wing_imports_up() -> None:
+    """model < figures < window < cli: a wing never imports one above it (imports inside
+    functions count, they run too)."""
+    rank = {w: i for i, w in enumerate(WINGS)}
+    bad = []
+    for module, path in _modules("viewer").items():
+        mine = _wing(module)
+        for mod, names, line in _imports(path):
+            targets = [f"{mod}.{n}" for n in names] + [mod]
+            theirs = next((w for t in targets if (w := _wing(t))), None)
+            if mine and theirs and rank[theirs] > rank[mine]:
+                bad.append(f"{path.relative_to(ROOT)}:{line}: {mine} imports {mod} ({theirs})")
+    assert not bad, bad
+
+
+def test_the_model_imports_no_pygame() -> None:
+    """The state, the editor, the actions, the texts: testable without a display."""
+    bad = [f"{path.relative_to(ROOT)}:{line}: {mod}"
+           for path in (ROOT / "viewer" / "model").rglob("*.py")
+           for mod, _names, line in _imports(path)
+           if mod.split(".")[0] in ("pygame", "pygame_gui")]
+    assert not bad, bad
 
 
 #: where records may be built with ``tuple.__new__`` (or read with ``tuple.__getitem__``),

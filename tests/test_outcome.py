@@ -276,7 +276,7 @@ def test_the_lines_steps_say_why() -> None:
 
 def test_the_headline_reason_and_json_say_the_outcome(tmp_path: Path, capsys) -> None:
     from viewer.cli import main
-    from viewer.text import frame_banner, side_summary
+    from viewer.model.text import frame_banner, side_summary
 
     board = chess.Board("8/8/8/3P4/7k/8/8/5K2 w - - 0 1")
     v = logic.detect(board, chess.WHITE, method="exact")

@@ -27,7 +27,7 @@ from tests.waiting import HANG
 ADDER = """
 import os, sys, time
 from pathlib import Path
-from viewer.settings import add_user_position
+from viewer.model.settings import add_user_position
 tag, n, go = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
 while not go.exists():
     time.sleep(0.001)
@@ -72,7 +72,7 @@ def test_a_lock_held_elsewhere_is_waited_for_then_refused(tmp_path) -> None:
 
 def test_stale_temporary_files_of_a_killed_save_are_removed_at_start(tmp_path, monkeypatch
                                                                      ) -> None:
-    from viewer.settings import load_settings_checked, load_user_positions_checked
+    from viewer.model.settings import load_settings_checked, load_user_positions_checked
 
     monkeypatch.setenv("PAWNFENCE_HOME", str(tmp_path))
     stale = [tmp_path / ".settings.json.k1l2m3.json", tmp_path / ".my-positions.epd.x9y8.epd"]

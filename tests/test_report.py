@@ -17,7 +17,7 @@ import pytest
 from logic.tools.scan import scan
 from tests.conftest import DATA
 from viewer.cli import main
-from viewer.report import ReportError, write_report
+from viewer.figures.report import ReportError, write_report
 
 GAMES = DATA / "scan" / "games.pgn"
 

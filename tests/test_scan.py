@@ -70,7 +70,7 @@ def test_a_crashing_engine_is_recorded_not_fatal(tmp_path) -> None:
 
 
 def test_stockfish_finds_the_drawish_rook_pawn(tmp_path) -> None:
-    from viewer.analysis import default_engine
+    from viewer.model.analysis import default_engine
 
     engine = default_engine()
     if engine is None:

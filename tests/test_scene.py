@@ -1,7 +1,7 @@
 """One scene, two back ends: the board of every library diagram, at every step of its
-trace, is one list of drawing primitives (:func:`viewer.scene.board_scene`) that the
-PNG (:class:`viewer.render.Painter`) and the SVG (:mod:`viewer.svg`) both draw, and the
-rasterised SVG looks like the PNG."""
+trace, is one list of drawing primitives (:func:`viewer.figures.scene.board_scene`) that
+the PNG (:class:`viewer.figures.render.Painter`) and the SVG (:mod:`viewer.figures.svg`)
+both draw, and the rasterised SVG looks like the PNG."""
 
 from __future__ import annotations
 
@@ -21,10 +21,9 @@ import pytest  # noqa: E402
 import logic  # noqa: E402
 from logic.diagrams import load_diagrams  # noqa: E402
 from logic.pawns import PawnStructure  # noqa: E402
-from viewer.export import Frame, compose_frame  # noqa: E402
-from viewer.overlay import Overlay  # noqa: E402
-from viewer.render import Painter, render_legend_types, render_scene_types  # noqa: E402
-from viewer.scene import (  # noqa: E402
+from viewer.figures.export import Frame, compose_frame  # noqa: E402
+from viewer.figures.render import Painter, render_legend_types, render_scene_types  # noqa: E402
+from viewer.figures.scene import (  # noqa: E402
     LEGEND_PRIMITIVES,
     PRIMITIVES,
     Arrow,
@@ -40,8 +39,9 @@ from viewer.scene import (  # noqa: E402
     board_scene,
     swatch_scene,
 )
-from viewer.state import ExportOptions  # noqa: E402
-from viewer.svg import frame_svg, svg_legend_types, svg_scene_types  # noqa: E402
+from viewer.figures.svg import frame_svg, svg_legend_types, svg_scene_types  # noqa: E402
+from viewer.model.overlay import Overlay  # noqa: E402
+from viewer.model.state import ExportOptions  # noqa: E402
 
 #: the picture of the board alone (no banner, legend or explanation): what the scene is
 BOARD_ONLY = ExportOptions(160, True, False, False, False)
@@ -102,9 +102,9 @@ def test_both_back_ends_draw_every_legend_primitive_type() -> None:
 
 def test_every_legend_line_is_one_scene_for_both_back_ends() -> None:
     """Every legend item of every method (and the KPK and arrow lines) is drawn from the
-    primitives of :func:`viewer.scene.legend_scene`: the PNG draws exactly them, the SVG
+    primitives of :func:`viewer.figures.scene.legend_scene`: the PNG draws exactly them, the SVG
     has one group per primitive of each kind, and every swatch draws something."""
-    from viewer.theme import ARROW_LEGEND, EXACT_LEGEND, KPK_LEGEND, LEGEND, METHOD_LEGENDS
+    from viewer.model.theme import ARROW_LEGEND, EXACT_LEGEND, KPK_LEGEND, LEGEND, METHOD_LEGENDS
 
     items = tuple(dict.fromkeys(LEGEND + EXACT_LEGEND + KPK_LEGEND + ARROW_LEGEND
                                 + METHOD_LEGENDS["extended"]))
@@ -117,7 +117,7 @@ def test_every_legend_line_is_one_scene_for_both_back_ends() -> None:
     (scene,) = painter.legend_scenes
     assert {type(p) for p in scene} == set(LEGEND_PRIMITIVES)
     assert sum(isinstance(p, Text) and p.role == "text" for p in scene) >= len(items)
-    from viewer.svg import legend_svg
+    from viewer.figures.svg import legend_svg
 
     g = ET.Element("{http://www.w3.org/2000/svg}g")
     legend_svg(g, scene, painter.colours, (0, 0))
@@ -189,7 +189,7 @@ def test_the_exact_provers_primitives_reach_both_back_ends() -> None:
 
 
 def _svg_of(scene: tuple[Primitive, ...]) -> ET.Element:
-    from viewer.svg import scene_svg
+    from viewer.figures.svg import scene_svg
 
     root = ET.Element("{http://www.w3.org/2000/svg}svg")
     scene_svg(root, scene, Painter().colours, 200)

@@ -15,11 +15,11 @@ from logic import METHODS
 pygame = pytest.importorskip("pygame")
 
 from tests.waiting import HANG  # noqa: E402
-from viewer import clipboard  # noqa: E402
-from viewer.app import App  # noqa: E402
-from viewer.render import board_geometry  # noqa: E402
-from viewer.settings import Settings, load_settings, load_settings_checked  # noqa: E402
-from viewer.text import caption_html, explanation_html  # noqa: E402
+from viewer.figures.render import board_geometry  # noqa: E402
+from viewer.model.settings import Settings, load_settings, load_settings_checked  # noqa: E402
+from viewer.model.text import caption_html, explanation_html  # noqa: E402
+from viewer.window import clipboard  # noqa: E402
+from viewer.window.app import App  # noqa: E402
 
 WIKI = "4k3/8/3pPp2/1p1P1P1p/1P5P/5P2/3K4/8 w - - 0 1"
 D16 = "5k2/8/8/1p2p1p1/1P2P1P1/8/5P2/3K4 w - - 0 1"
@@ -310,7 +310,7 @@ def test_search_panel_with_a_missing_engine_gives_a_message(home) -> None:
 
 @pytest.mark.slow
 def test_search_panel_runs_stockfish_when_present(home) -> None:
-    from viewer.analysis import default_engine
+    from viewer.model.analysis import default_engine
 
     if default_engine() is None:
         pytest.skip("no stockfish installed (.ci/run installs Debian's stockfish)")
@@ -398,8 +398,8 @@ def test_step_list_always_shows_the_verdict_on_show(app: App) -> None:
     import random
 
     import logic
-    from viewer.components import StepList
-    from viewer.render import Painter
+    from viewer.figures.render import Painter
+    from viewer.window.components import StepList
 
     app.state.options.show_pane(0, "steps", 1)
     frames(app, [])
@@ -451,7 +451,7 @@ def test_a_message_leaves_the_board_and_the_headline_clear(home, tmp_path, size,
     board: the board with its rank and file labels, the headline's pixels and the whole
     banner are as without it (the verdict, or the step's sentence while stepping, stays
     readable), at a large and the smallest window."""
-    from viewer.render import board_cover
+    from viewer.figures.render import board_cover
 
     a = App(Settings(fen=WIKI), size=size, export_dir=tmp_path / "exports")
     frames(a, [])
@@ -479,7 +479,7 @@ def test_a_message_leaves_the_board_and_the_headline_clear(home, tmp_path, size,
 def test_a_window_below_the_minimum_says_how_large_it_must_be(app: App) -> None:
     """Without a window manager to keep it at least MIN_SIZE, a smaller window shows
     only the size it needs (the layout there overlapped the board and the banner)."""
-    from viewer.layout import MIN_SIZE
+    from viewer.window.layout import MIN_SIZE
 
     app.screen = pygame.display.set_mode((640, 480), pygame.RESIZABLE)
     frames(app, [pygame.event.Event(pygame.VIDEORESIZE, w=640, h=480, size=(640, 480))], [])

@@ -21,15 +21,15 @@ pygame = pytest.importorskip("pygame")
 
 from tests.test_viewer import centre, down, frames, key, motion, up  # noqa: E402
 from tests.waiting import HANG  # noqa: E402
-from viewer.actions import help_lines  # noqa: E402
-from viewer.app import App  # noqa: E402
-from viewer.code import LISTINGS, line_of  # noqa: E402
-from viewer.overlay import Overlay, live_overlay, step_overlay  # noqa: E402
-from viewer.proof import ProofJob  # noqa: E402
-from viewer.render import Painter, board_geometry  # noqa: E402
-from viewer.settings import Settings  # noqa: E402
-from viewer.text import banner_text, window_banner  # noqa: E402
-from viewer.theme import EXACT_BREAKS, EXACT_HOLDS, legend_items  # noqa: E402
+from viewer.figures.render import Painter, board_geometry  # noqa: E402
+from viewer.model.actions import help_lines  # noqa: E402
+from viewer.model.overlay import Overlay, live_overlay, step_overlay  # noqa: E402
+from viewer.model.proof import ProofJob  # noqa: E402
+from viewer.model.settings import Settings  # noqa: E402
+from viewer.model.text import banner_text, window_banner  # noqa: E402
+from viewer.model.theme import EXACT_BREAKS, EXACT_HOLDS, legend_items  # noqa: E402
+from viewer.window.app import App  # noqa: E402
+from viewer.window.code import LISTINGS, line_of  # noqa: E402
 
 #: White cannot win: a wall of rams (proved in one structure)
 WALL = "4k3/8/8/p1p1p1p1/P1P1P1P1/2P5/8/4K3 w - -"
@@ -408,8 +408,8 @@ def test_r_after_an_unknown_proves_again_with_twice_the_time(home, monkeypatch) 
     until_proved(a)
     assert a.state.playback.verdict.status == "unknown" and set(asked) == {None}
     assert "R: twice the time" in window_banner(a.state).blocks[1].text
-    from viewer.frame import frame_of
-    from viewer.text import frame_banner
+    from viewer.figures.frame import frame_of
+    from viewer.model.text import frame_banner
 
     f = frame_of(a.state)  # an export of the window has no key hint
     assert "R:" not in " ".join(b.text for b in frame_banner(f.verdict, f.other).blocks)
@@ -501,8 +501,8 @@ def test_a_background_gif_that_cannot_be_written_says_why(home, tmp_path, monkey
 
 
 def test_the_banner_says_when_the_proof_is_in_and_the_line_is_being_found() -> None:
-    from viewer.proof import Progress
-    from viewer.text import proving_text
+    from viewer.model.proof import Progress
+    from viewer.model.text import proving_text
 
     p = Progress("t", True, 934, 0, time.monotonic())
     assert proving_text(p).startswith("proving for White … 934 structures")

@@ -29,10 +29,10 @@ from tests.engines import fake_engine  # noqa: E402
 from tests.faults import DAMAGED_SETTINGS, processes  # noqa: E402
 from tests.test_viewer import D16, WIKI, centre, down, frames, key, motion, up  # noqa: E402
 from tests.waiting import HANG  # noqa: E402
-from viewer import clipboard  # noqa: E402
-from viewer.app import App  # noqa: E402
-from viewer.settings import Settings, load_settings  # noqa: E402
-from viewer.text import caption_html, window_banner  # noqa: E402
+from viewer.model.settings import Settings, load_settings  # noqa: E402
+from viewer.model.text import caption_html, window_banner  # noqa: E402
+from viewer.window import clipboard  # noqa: E402
+from viewer.window.app import App  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -198,7 +198,7 @@ def test_damaged_settings_start_on_defaults_and_are_kept_aside(home, case) -> No
     home.mkdir(parents=True)
     path = home / "settings.json"
     path.write_text(DAMAGED_SETTINGS[case])
-    from viewer.settings import load_settings_checked
+    from viewer.model.settings import load_settings_checked
 
     loaded = load_settings_checked()
     a = App(loaded.settings, notices=loaded.problems)
@@ -223,7 +223,7 @@ def test_damaged_positions_file_is_kept_aside_and_adding_still_works(home) -> No
     raw = (f'{D16.rsplit(" ", 2)[0]} id "mine \xe9";\n'.encode("latin-1")
            + f'{WIKI.rsplit(" ", 2)[0]} id "wiki";\n'.encode())
     path.write_bytes(raw)
-    from viewer.settings import load_settings_checked
+    from viewer.model.settings import load_settings_checked
 
     loaded = load_settings_checked()
     a = App(loaded.settings, notices=loaded.problems, size=(1280, 860))
@@ -269,7 +269,7 @@ def test_a_state_file_that_is_not_a_file_is_moved_aside(tmp_path, name, kind) ->
 
 
 def test_a_settings_file_over_a_megabyte_is_kept_aside(home) -> None:
-    from viewer.settings import load_settings_checked
+    from viewer.model.settings import load_settings_checked
 
     home.mkdir(parents=True)
     raw = json.dumps({"fen": D16, "pad": "x" * 2_000_000})
@@ -283,7 +283,7 @@ def test_values_that_cannot_be_used_are_said_and_the_file_kept(home) -> None:
     """A settings object with an unknown method, a FEN that is not one, a window of
     100,000 pixels or an unknown key was rewritten at the next save: the values were lost
     without a word.  (And an integer speed was ignored.)"""
-    from viewer.settings import load_settings_checked
+    from viewer.model.settings import load_settings_checked
 
     home.mkdir(parents=True)
     raw = json.dumps({"fen": "not a fen", "method": "nonexistent", "side": "purple",

@@ -1,4 +1,4 @@
-"""The viewer's background-job helper (:mod:`viewer.jobs`), driven by events (no clock):
+"""The viewer's background-job helper (:mod:`viewer.model.jobs`), driven by events (no clock):
 stale results dropped, one thread however many requests, cancel, progress, notify,
 an idle job holds no thread, close."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 
-from viewer.jobs import Job, Ticket
+from viewer.model.jobs import Job, Ticket
 
 #: a bound for waits that only ends a broken test (never a measure of speed)
 LONG = 30.0

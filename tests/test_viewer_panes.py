@@ -23,16 +23,16 @@ pygame_gui = pytest.importorskip("pygame_gui")
 from logic.diagrams import get_diagram, load_diagrams  # noqa: E402
 from tests.test_viewer import D16, WIKI, _compare, centre, down, frames, key, up  # noqa: E402
 from tests.waiting import HANG  # noqa: E402
-from viewer import text as vtext  # noqa: E402
-from viewer.app import WAKE, App  # noqa: E402
-from viewer.code import LISTINGS, line_of  # noqa: E402
-from viewer.export import compose_frame  # noqa: E402
-from viewer.frame import Frame, frame_px  # noqa: E402
-from viewer.layout import MIN_SIZE, compute_layout, ui_scale  # noqa: E402
-from viewer.render import Painter, banner_roles  # noqa: E402
-from viewer.settings import Settings  # noqa: E402
-from viewer.state import ExportOptions  # noqa: E402
-from viewer.theme import ARROW_LEGEND, KPK_LEGEND, LEGEND  # noqa: E402
+from viewer.figures.export import compose_frame  # noqa: E402
+from viewer.figures.frame import Frame, frame_px  # noqa: E402
+from viewer.figures.render import Painter, banner_roles  # noqa: E402
+from viewer.model import text as vtext  # noqa: E402
+from viewer.model.settings import Settings  # noqa: E402
+from viewer.model.state import ExportOptions  # noqa: E402
+from viewer.model.theme import ARROW_LEGEND, KPK_LEGEND, LEGEND  # noqa: E402
+from viewer.window.app import WAKE, App  # noqa: E402
+from viewer.window.code import LISTINGS, line_of  # noqa: E402
+from viewer.window.layout import MIN_SIZE, compute_layout, ui_scale  # noqa: E402
 
 SIZES = [(900, 650), (1024, 768), (1920, 1080)]
 D3 = get_diagram("paper-3").fen
@@ -310,7 +310,7 @@ def test_the_current_code_line_stays_in_view_when_the_facts_below_grow(home, met
 
 
 def test_recomputed_fence_is_drawn_as_a_difference() -> None:
-    from viewer.overlay import step_overlay
+    from viewer.model.overlay import step_overlay
 
     board = chess.Board(D3)
     flood = logic.detect(board, chess.WHITE, method="flood", trace=True)
@@ -616,8 +616,8 @@ def test_svg_export_matches_the_png_square_by_square(tmp_path) -> None:
                     "'.[test]' installs it, and it needs Debian's libcairo2")
     from PIL import Image, ImageStat
 
-    from viewer.render import board_geometry
-    from viewer.svg import board_square_box, frame_svg
+    from viewer.figures.render import board_geometry
+    from viewer.figures.svg import board_square_box, frame_svg
 
     painter = Painter()
     size = 640
@@ -667,14 +667,14 @@ def test_svg_export_matches_the_png_square_by_square(tmp_path) -> None:
 
 
 def test_svg_characters_stand_where_the_png_draws_them() -> None:
-    """The x of each character in the SVG (:func:`viewer.svg._advances`) is where pygame
+    """The x of each character in the SVG (:func:`viewer.figures.svg._advances`) is where pygame
     draws it in a whole line: the line drawn character by character at those x (each
     glyph at its pen position, less its own reach left of the origin) matches the line
     drawn at once, up to a few antialiased pixels (an "f" overhangs its advance:
     measuring ``text[:i]`` put the next character 1 to 5 pixels too far right)."""
     import numpy as np
 
-    from viewer.svg import _advances, _font
+    from viewer.figures.svg import _advances, _font
 
     for px, style in ((11, "regular"), (18, "bold"), (60, "regular")):
         font = _font(px, style)
@@ -705,7 +705,7 @@ def test_svg_text_stays_where_the_png_puts_it(tmp_path) -> None:
     import numpy as np
     from PIL import Image
 
-    from viewer.svg import frame_svg
+    from viewer.figures.svg import frame_svg
 
     painter = Painter()
     for fen, method, size in ((D3, "flood", 480), (WIKI, "paper", 900), (D16, "paper", 320)):
@@ -767,8 +767,8 @@ def test_library_lines_fit_cut_at_a_word_and_a_long_name_still_opens(home) -> No
     """Every library line fits its list (a cut one ends in "…" after a whole word), and a
     click is looked up, not parsed back: a user position whose name is longer than its line
     (or holds a colon) opens.  The FEN field's status label fits too."""
-    from viewer.settings import add_user_position
-    from viewer.textfit import Fonts
+    from viewer.figures.textfit import Fonts
+    from viewer.model.settings import add_user_position
 
     long_name = "endgame: " + "a very long name of a position " * 4
     add_user_position(long_name, D16)
@@ -796,7 +796,7 @@ def test_library_lines_fit_cut_at_a_word_and_a_long_name_still_opens(home) -> No
 def test_library_rows_are_as_tall_as_their_text_in_a_large_window(home) -> None:
     """pygame_gui's rows are 20 px: at 1920x1080 the text is larger and its descenders
     were cut ("g4" read as "a4"); a row is now at least a line of text tall."""
-    from viewer.textfit import Fonts
+    from viewer.figures.textfit import Fonts
 
     a = make(home, fen=WIKI, size=(1920, 1080))
     show_pane(a, "library")
@@ -809,8 +809,8 @@ def test_library_rows_are_as_tall_as_their_text_in_a_large_window(home) -> None:
 def test_a_dashed_arrow_under_a_solid_one_of_the_same_move_stays_visible() -> None:
     """Both searches' best move is the same one-square king step: drawn side by side as the
     window does, most of the dashed arrow's pixels are still seen."""
-    from viewer.render import ARROW_STYLES, Painter
-    from viewer.view import ARROW_SPREAD
+    from viewer.figures.render import ARROW_STYLES, Painter
+    from viewer.window.view import ARROW_SPREAD
 
     painter = Painter()
     rect = pygame.Rect(0, 0, 400, 400)
@@ -833,7 +833,7 @@ def test_a_word_too_long_for_its_line_breaks_after_a_hyphen() -> None:
     """"Connected-component" in a narrow line: "Connected-" / "component", not
     "Connected-compone" / "nt"; a word without a hyphen still breaks between characters;
     nothing is lost and every line fits."""
-    from viewer.textfit import Fonts, wrap
+    from viewer.figures.textfit import Fonts, wrap
 
     font = Fonts().get(20)
     width = font.size("Connected-compo")[0]
@@ -847,9 +847,9 @@ def test_a_word_too_long_for_its_line_breaks_after_a_hyphen() -> None:
 def test_a_gifs_board_stays_in_place_from_frame_to_frame() -> None:
     """Diagram 16's steps have headlines of one to four lines: every frame's banner is as
     tall as the tallest, so the board's first rank of squares is on the same row in all."""
-    from viewer.export import trace_frames
-    from viewer.render import Painter
-    from viewer.state import ExportOptions
+    from viewer.figures.export import trace_frames
+    from viewer.figures.render import Painter
+    from viewer.model.state import ExportOptions
 
     board = get_diagram("paper-16").board()
     v = logic.detect(board, chess.WHITE, method="paper", trace=True)
@@ -868,9 +868,9 @@ def test_a_gif_keeps_one_legend_for_all_its_frames() -> None:
     legend, the lines of anything some frame draws in the method's order, under every
     frame, so nothing jumps under the board (every frame as tall, the legend's pixels the
     same)."""
-    from viewer.export import trace_frames
-    from viewer.render import Painter
-    from viewer.state import ExportOptions
+    from viewer.figures.export import trace_frames
+    from viewer.figures.render import Painter
+    from viewer.model.state import ExportOptions
 
     board = get_diagram("paper-16").board()
     v = logic.detect(board, chess.WHITE, method="paper", trace=True)
@@ -886,7 +886,7 @@ def test_a_gif_keeps_one_legend_for_all_its_frames() -> None:
 def test_projector_mode_gives_the_legend_larger_type() -> None:
     """Read from the back of a room: projector mode lays the legend out for 1.5 times the
     window's text size (up to half the column), not the desk's."""
-    from viewer.layout import compute_layout, legend_height
+    from viewer.window.layout import compute_layout, legend_height
 
     for size in ((1280, 720), (1920, 1080)):
         lay = compute_layout(size, legend=LEGEND, projector=True)
@@ -908,7 +908,7 @@ def test_a_figures_legend_lists_what_the_figure_draws() -> None:
     assert any(t.startswith("the defending king must stand here") for t in texts)
     assert not any(t.startswith(("removed", "fence recomputed", "changed in this step",
                                  "dynamic pawn that breaks")) for t in texts)
-    from viewer.overlay import EMPTY
+    from viewer.model.overlay import EMPTY
 
     assert frame.legend(EMPTY) == ()
     assert len(LEGEND) > len(texts)
@@ -919,7 +919,7 @@ def test_the_fence_searchs_path_and_done_squares_have_a_legend_line() -> None:
     wash): the figure's legend says what they are, in a line of its own with a swatch
     drawn as the board draws them (they had none); the final verdict, which draws the
     fence instead, leaves the line out."""
-    from viewer.overlay import step_overlay
+    from viewer.model.overlay import step_overlay
 
     board = get_diagram("paper-16").board()
     v = logic.detect(board, chess.WHITE, method="paper", trace=True)
@@ -943,8 +943,8 @@ def test_a_changed_squares_outline_never_covers_the_badge_on_it() -> None:
     """The outline of a changed square was drawn after the badges and clipped a badge's
     ring (Diagram 20, the 3.4 step's E): every pixel the badge paints is now the same with
     the outline as without it."""
-    from viewer.overlay import Overlay
-    from viewer.render import Painter
+    from viewer.figures.render import Painter
+    from viewer.model.overlay import Overlay
 
     painter = Painter()
     board = chess.Board(get_diagram("paper-20").fen)
@@ -969,7 +969,7 @@ def test_the_defending_kings_squares_are_shown_at_the_34_step_and_never_below_th
     """Diagram 20: f4 holds only with Black's king on the f-file (3.4).  The outline
     covered the whole f-file, f1-f4 on White's side of the fence included, and vanished
     at the 3.4 step itself; it is f5-f8, in the live view and at that step."""
-    from viewer.overlay import live_overlay, step_overlay
+    from viewer.model.overlay import live_overlay, step_overlay
 
     board = chess.Board(get_diagram("paper-20").fen)
     v = logic.detect(board, chess.WHITE, trace=True)
@@ -1008,10 +1008,10 @@ def test_a_gifs_banners_have_no_empty_band() -> None:
     with banners as tall as the tallest text at its own size."""
     import numpy as np
 
-    from viewer.export import gif_banner_height, trace_frames
-    from viewer.frame import frame_px
-    from viewer.render import Painter, banner_height, banner_icon_radius
-    from viewer.state import ExportOptions
+    from viewer.figures.export import gif_banner_height, trace_frames
+    from viewer.figures.frame import frame_px
+    from viewer.figures.render import Painter, banner_height, banner_icon_radius
+    from viewer.model.state import ExportOptions
 
     painter, size = Painter(), 720
     options, px, pad = ExportOptions(size), frame_px(size), max(4, size // 80)

@@ -21,12 +21,12 @@ pygame = pytest.importorskip("pygame")
 from tests.test_viewer import D16, WIKI, down, frames, key, up  # noqa: E402
 from tests.test_viewer_panes import make, scroll_to, show_pane  # noqa: E402
 from tests.waiting import HANG  # noqa: E402
-from viewer import text as vtext  # noqa: E402
-from viewer.app import App  # noqa: E402
-from viewer.library import first_sentence, library_entries  # noqa: E402
-from viewer.playlist import CheckProgress, case_focus, progress_text  # noqa: E402
-from viewer.settings import Settings  # noqa: E402
-from viewer.textfit import Fonts  # noqa: E402
+from viewer.figures.textfit import Fonts  # noqa: E402
+from viewer.model import text as vtext  # noqa: E402
+from viewer.model.library import first_sentence, library_entries  # noqa: E402
+from viewer.model.playlist import CheckProgress, case_focus, progress_text  # noqa: E402
+from viewer.model.settings import Settings  # noqa: E402
+from viewer.window.app import App  # noqa: E402
 
 #: the parses a window may make before its first frame (the first case, nothing more)
 FIRST_FRAME_PARSES = 2
@@ -137,7 +137,7 @@ def test_the_background_check_shows_progress_and_names_bad_lines(home, tmp_path)
 
 
 def test_the_check_reports_how_far_it_is_while_it_reads(tmp_path) -> None:
-    from viewer.playlist import CHECK_CHUNK, PlaylistCheck
+    from viewer.model.playlist import CHECK_CHUNK, PlaylistCheck
 
     playlist = read_playlist(_big(tmp_path, 3 * CHECK_CHUNK, {}))
     seen: list[CheckProgress] = []
@@ -293,8 +293,8 @@ def test_a_large_list_of_my_own_loads_after_the_first_frame(home) -> None:
     """A user list larger than the foreground's share is read in the background once the
     window shows a frame; the library lists its newest entries and one that opens them
     all as a playlist; adding a position reads the list again in the background."""
-    from viewer import settings as vsettings
-    from viewer.library import MINE_LISTED
+    from viewer.model import settings as vsettings
+    from viewer.model.library import MINE_LISTED
 
     lines = 2_000
     home.mkdir(parents=True)

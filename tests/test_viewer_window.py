@@ -25,15 +25,15 @@ from tests.test_viewer import D16, WIKI, centre, frames, key, motion  # noqa: E4
 from tests.test_viewer_exact import SLOW  # noqa: E402
 from tests.test_viewer_panes import click, make  # noqa: E402
 from tests.waiting import HANG  # noqa: E402
-from viewer import text as vtext  # noqa: E402
-from viewer.app import App  # noqa: E402
-from viewer.compare_pane import MARKS, PENDING, cell_words, method_rows  # noqa: E402
-from viewer.hover import note_line, square_reason  # noqa: E402
-from viewer.layout import compute_layout  # noqa: E402
-from viewer.render import board_geometry  # noqa: E402
-from viewer.textfit import Fonts  # noqa: E402
-from viewer.theme import LEGEND  # noqa: E402
-from viewer.view import MERGED, arrow_marks  # noqa: E402
+from viewer.figures.render import board_geometry  # noqa: E402
+from viewer.figures.textfit import Fonts  # noqa: E402
+from viewer.model import text as vtext  # noqa: E402
+from viewer.model.theme import LEGEND  # noqa: E402
+from viewer.window.app import App  # noqa: E402
+from viewer.window.compare_pane import MARKS, PENDING, cell_words, method_rows  # noqa: E402
+from viewer.window.hover import note_line, square_reason  # noqa: E402
+from viewer.window.layout import compute_layout  # noqa: E402
+from viewer.window.view import MERGED, arrow_marks  # noqa: E402
 
 #: both sides blocked by three rams: every static method misses it, exact proves it
 RAMS = "8/8/3k4/1p1p1p2/1P1P1P2/8/3K4/8 w - - 0 1"
@@ -165,7 +165,7 @@ def test_proof_cancelled_goes_when_a_new_proof_starts(home) -> None:
 
 @pytest.mark.parametrize("size", [(900, 650), (1280, 860), (1920, 1080)])
 def test_a_message_never_covers_the_banner_or_the_board(home, size) -> None:
-    from viewer.render import board_cover
+    from viewer.figures.render import board_cover
 
     a = make(home, size, fen=WIKI)
 
@@ -361,7 +361,7 @@ def test_the_headline_names_its_phase_once(home) -> None:
 def test_the_budget_bar_of_the_second_side_starts_from_its_own_start() -> None:
     """Each side has its own budget: the other side's bar counts from when its proof
     started, the banner's seconds from the job's start."""
-    from viewer.proof import Progress
+    from viewer.model.proof import Progress
 
     p = Progress("t", False, 10, 1, 100.0, stage_started=108.0)
     assert p.seconds(113.0) == 13.0 and p.stage_seconds(113.0) == 5.0

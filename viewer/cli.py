@@ -16,7 +16,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import IO, Any, TextIO
 
 # The library is imported inside the functions: ``main`` then catches a Ctrl-C during
 # its import (0.3 s and more on a loaded machine), which would otherwise end the
@@ -92,9 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="GIF: steps per second (the frame time is 1/speed)")
     add_exact_seconds(r)
     r.set_defaults(run=with_exact_memory(_render))
-    from viewer.report_command import add_report_commands
-
-    add_report_commands(sub, parsers)
+    _add_report_commands(sub, parsers)
     bench = parsers["bench"]
     bench.add_argument("--viewer", action="store_true",
                        help="time the viewer's frames (dummy video driver) instead")
@@ -110,7 +108,7 @@ def _bench_or_viewer_bench(library_bench: Callable[[argparse.Namespace, TextIO],
     def run(args: argparse.Namespace, out: TextIO) -> int:
         if args.viewer:
             from logic.tools.bench import option_problem
-            from viewer.bench import run_viewer_bench
+            from viewer.window.bench import run_viewer_bench
 
             if why := option_problem(args):
                 print(f"pawnfence {why}", file=sys.stderr)
@@ -127,8 +125,8 @@ def _render(args: argparse.Namespace, out: TextIO) -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from logic.tools.commands import board_from_args, exact_seconds_problem
-    from viewer.export import ExportError, render_to_file
-    from viewer.state import ExportOptions
+    from viewer.figures.export import ExportError, render_to_file
+    from viewer.model.state import ExportOptions
 
     only = args.board_only
     options = ExportOptions(args.size, *(not (only or getattr(args, f"no_{part}")) for part in
@@ -253,7 +251,7 @@ def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
         return 2
     import pygame
 
-    from viewer.display import has_display, unasked_headless
+    from viewer.window.display import has_display, unasked_headless
 
     if not has_display():
         return _no_display("no DISPLAY or WAYLAND_DISPLAY")
@@ -269,8 +267,8 @@ def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
         return _no_display(f"the display {where!r} cannot be reached; only SDL's {driver} "
                            "driver, which shows nothing, started")
 
-    from viewer.app import App
-    from viewer.settings import load_settings_checked
+    from viewer.model.settings import load_settings_checked
+    from viewer.window.app import App
 
     loaded = load_settings_checked()
     settings = loaded.settings
@@ -424,6 +422,49 @@ def _main(argv: Sequence[str] | None, out: TextIO) -> int:
         parser.print_help(out)
         return 0
     return args.run(args, out)
+
+
+# -- report: the page of a scan's findings ----------------------------------------------
+def _add_report_commands(sub: Any, parsers: dict[str, Any]) -> None:
+    """Add ``report RESULTS_DIR [--out FILE]`` to the console's subcommands and
+    ``--report FILE`` to ``scan`` (the page written after the scan)."""
+    r = sub.add_parser("report", help="write a scan's findings as one self-contained HTML "
+                       "page (also while the scan runs, or after it was killed)")
+    r.add_argument("results", help="the scan's output folder (its results.jsonl)")
+    r.add_argument("--out", help="the HTML file (default RESULTS/report.html)")
+    r.set_defaults(run=_report)
+    scan = parsers["scan"]
+    scan.add_argument("--report", metavar="FILE.html",
+                      help="also write the findings as an HTML page (see 'pawnfence report')")
+    scan_run = scan.get_default("run")
+
+    def run(args: Any, out: IO[str]) -> int:
+        status = scan_run(args, out)
+        if status != 0 or not args.report:
+            return status
+        return _write(args.out, args.report, out)
+
+    scan.set_defaults(run=run)
+
+
+def _report(args: Any, out: IO[str]) -> int:
+    return _write(args.results, args.out, out)
+
+
+def _write(results: str, target: str | None, out: IO[str]) -> int:
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from viewer.figures.report import ReportError, write_report
+
+    try:
+        stats = write_report(results, target)
+    except ReportError as exc:
+        print(f"pawnfence: {exc.strerror or exc}", file=sys.stderr)
+        return 74 if exc.errno not in (0, 2) else 2
+    skipped = f", {stats.skipped:,} damaged line(s) skipped" if stats.skipped else ""
+    out.write(f"wrote {stats.path}: {stats.findings:,} findings of {stats.results:,} results"
+              f"{skipped}, {stats.bytes / 1e6:.1f} MB in {stats.seconds:.1f} s\n")
+    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

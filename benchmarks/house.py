@@ -1,12 +1,15 @@
-"""The shape of the house: modules, floors and import arrows of ``logic`` and ``viewer``.
+"""The shape of the house: modules, floors and import arrows of ``logic`` and ``viewer``
+and of each of their subpackages (the viewer's wings, the prover, the tools).
 
 A module's floor is 1 + the highest floor among the modules it imports (0 for one that
 imports none of its package); arrows count the imports (module level and inside
-functions) between modules of the package.  Usage, from the repository root::
+functions) between modules of the package.  A row also names the package's longest
+module, its class with the most methods, and the cycles among its top-level rooms.
+Usage, from the repository root::
 
     python benchmarks/house.py [--root DIR] [--json]
 
-It prints one Markdown table row per package.
+It prints one Markdown table row per package and subpackage.
 """
 
 from __future__ import annotations
@@ -88,31 +91,104 @@ def rooms(g: dict[str, set[str]], package: str) -> dict[str, set[str]]:
     return {m: t - {m} for m, t in out.items()}
 
 
+def longest_module(root: Path, package: str) -> tuple[str, int]:
+    """``(module, lines)`` of the longest module of ``package``."""
+    sizes = {m: len(p.read_text(encoding="utf-8").splitlines())
+             for m, p in modules(root, package).items()}
+    m = max(sizes, key=lambda k: sizes[k])
+    return m, sizes[m]
+
+
+def biggest_class(root: Path, package: str) -> tuple[str, int]:
+    """``(module.Class, methods)`` of the class of ``package`` with the most methods
+    (functions defined in its body, properties included)."""
+    best = ("", 0)
+    for m, p in modules(root, package).items():
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                n = sum(isinstance(b, ast.FunctionDef | ast.AsyncFunctionDef) for b in node.body)
+                if n > best[1]:
+                    best = (f"{m}.{node.name}", n)
+    return best
+
+
+def cycles(g: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles of ``g`` (one per back edge of a depth-first search)."""
+    found: list[list[str]] = []
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(m: str) -> None:
+        state[m] = 1
+        stack.append(m)
+        for n in sorted(g[m]):
+            if state.get(n) == 1:
+                found.append(stack[stack.index(n):] + [n])
+            elif n not in state:
+                visit(n)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(g):
+        if m not in state:
+            visit(m)
+    return found
+
+
+def row(root: Path, package: str) -> dict[str, object]:
+    """The figures of one package (a dotted name: ``viewer.model`` is a subpackage)."""
+    folder = package.replace(".", "/")
+    g = graph(root, folder) if "." not in package else _subgraph(root, package)
+    f = floors(g)
+    lines = sum(len(p.read_text(encoding="utf-8").splitlines())
+                for p in modules(root, folder).values())
+    top = rooms(g, package)
+    mod, mod_lines = longest_module(root, folder)
+    cls, methods = biggest_class(root, folder)
+    return {"package": package, "modules": len(g), "lines": lines,
+            "floors": 1 + max(f.values()), "arrows": sum(map(len, g.values())),
+            "top_nodes": len(top), "top_floors": 1 + max(floors(top).values()),
+            "top_arrows": sum(map(len, top.values())), "top_cycles": len(cycles(top)),
+            "longest_module": mod, "longest_lines": mod_lines,
+            "biggest_class": cls, "class_methods": methods}
+
+
+def _subgraph(root: Path, package: str) -> dict[str, set[str]]:
+    """The import graph of a subpackage's own modules (arrows within it only)."""
+    g = graph(root, package.split(".")[0])
+    inside = {m for m in g if m == package or m.startswith(package + ".")}
+    return {m: g[m] & inside for m in inside}
+
+
+def packages(root: Path) -> list[str]:
+    """``logic``, ``viewer`` and each of their subpackages."""
+    out = []
+    for top in ("logic", "viewer"):
+        out.append(top)
+        out += sorted(f"{top}.{d.name}" for d in (root / top).iterdir()
+                      if d.is_dir() and (d / "__init__.py").exists())
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1])
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    rows = []
-    for package in ("logic", "viewer"):
-        g = graph(args.root, package)
-        f = floors(g)
-        lines = sum(len(p.read_text(encoding="utf-8").splitlines())
-                    for p in modules(args.root, package).values())
-        top = rooms(g, package)
-        rows.append({"package": package, "modules": len(g), "lines": lines,
-                     "floors": 1 + max(f.values()), "arrows": sum(map(len, g.values())),
-                     "top_nodes": len(top), "top_floors": 1 + max(floors(top).values()),
-                     "top_arrows": sum(map(len, top.values()))})
+    rows = [row(args.root, package) for package in packages(args.root)]
     if args.json:
         print(json.dumps(rows))
         return
     print("| package | modules | lines | floors | import arrows "
-          "| top level (subpackages as rooms): nodes, floors, arrows |")
-    print("|---|---:|---:|---:|---:|---|")
+          "| top level (subpackages as rooms): nodes, floors, arrows, cycles "
+          "| longest module | class with most methods |")
+    print("|---|---:|---:|---:|---:|---|---|---|")
     for r in rows:
+        top = ("—" if "." in str(r["package"]) else
+               f"{r['top_nodes']}, {r['top_floors']}, {r['top_arrows']}, {r['top_cycles']}")
         print(f"| {r['package']} | {r['modules']} | {r['lines']:,} | {r['floors']} "
-              f"| {r['arrows']} | {r['top_nodes']}, {r['top_floors']}, {r['top_arrows']} |")
+              f"| {r['arrows']} | {top} | {r['longest_module']} ({r['longest_lines']}) "
+              f"| {r['biggest_class']} ({r['class_methods']}) |")
 
 
 if __name__ == "__main__":

@@ -28,9 +28,7 @@ from logic.files import escaped
 from logic.position import PositionError, bounded_lines, iter_epd, open_text, parse_epd_line
 from logic.search import MAX_DEPTH
 from logic.textboard import legend, text_board
-from logic.tools.game_cmd import add_game_options, explain_game
 from logic.tools.judge import JUDGE_PAIRS
-from logic.tools.lesson_cmd import add_export_command
 from logic.uci import check_seconds
 
 __all__ = ["add_commands", "add_exact_seconds", "add_tables", "exact_tables",
@@ -183,7 +181,6 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
     e.add_argument("--json", action="store_true", help="print the verdicts with steps as JSON")
     e.add_argument("--all", action="store_true", help="every method for both sides in one "
                    "table, marking where a method disagrees with exact's proof")
-    add_game_options(e)
     add_exact_seconds(e)
     add_tables(e)
     e.set_defaults(run=with_exact_memory(_explain))
@@ -295,7 +292,6 @@ def add_commands(sub: argparse._SubParsersAction) -> dict[str, argparse.Argument
                    help="with --exact: only these sets (built-in, heuristic-blocked, "
                    "extended-only-blocked or a FILE's name without its suffix)")
     b.set_defaults(run=with_exact_memory(_bench))
-    parsers["export"] = add_export_command(sub)
     return parsers
 
 
@@ -313,8 +309,6 @@ def _kpk_line(summary: dict[str, object]) -> str:
 
 
 def _explain(args: argparse.Namespace, out: TextIO) -> int:
-    if args.game is not None or args.game_index is not None:
-        return explain_game(args, out)
     try:
         if why := exact_seconds_problem(args):
             raise ValueError(why)

@@ -37,7 +37,8 @@ _CELL = 13
 
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
-    """``--game FILE.pgn`` and ``--game-index N`` (of ``explain``)."""
+    """Add ``--game FILE.pgn`` and ``--game-index N`` to ``explain``'s ``parser``: with
+    either, its handler runs :func:`explain_game` instead."""
     parser.add_argument("--game", metavar="FILE.pgn",
                         help="a game of a PGN file (plain or .gz), one row per ply: each "
                         "method's verdict for both sides and the first ply the exact prover "
@@ -46,6 +47,14 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game-index", type=int, default=None, metavar="N",
                         help="with --game: the N-th game of the file (1 = the first, the "
                         "default)")
+    explain = parser.get_default("run")
+
+    def run(args: argparse.Namespace, out: TextIO) -> int:
+        if args.game is not None or args.game_index is not None:
+            return int(explain_game(args, out))
+        return int(explain(args, out))
+
+    parser.set_defaults(run=run)
 
 
 def game_problem(args: argparse.Namespace) -> str:

@@ -15,18 +15,22 @@ cancels the proofs of the one before.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import chess
 
 import logic
 from logic.compare import Cell, cell_of, compare, marked
-from logic.games import GameFile, GameRecord, first_proved, game_boards
+from logic.games import GameFile, GameRecord, first_proved, game_boards, read_games
 from logic.vocab import Status
 from viewer.model.jobs import Job, Ticket
 from viewer.model.proof import board_key, provable
 
-__all__ = ["GameWalk", "STRIP_SECONDS", "NOT_YET", "strip_methods", "Column"]
+if TYPE_CHECKING:
+    from viewer.model.state import ViewerState
+
+__all__ = ["GameWalk", "STRIP_SECONDS", "NOT_YET", "strip_methods", "Column",
+           "open_game_file", "open_games", "walk_to", "walk"]
 
 #: the exact prover's time per side for a cell of the strip (seconds)
 STRIP_SECONDS = 2.0
@@ -255,4 +259,69 @@ class GameWalk:
             board = self._boards[self.ply]
             if board.occupied != board.pawns | board.kings:
                 words.append(NOT_YET)
+        for color in (chess.WHITE, chess.BLACK):
+            ply = self.first_proved(color)
+            if ply is not None:
+                side = chess.COLOR_NAMES[color].capitalize()
+                words.append(f"{side} first proved unable to win at {self.label(ply)} (exact)")
         return " · ".join(words)
+
+
+# -- the state's moves through a game (the action table and the window call these) -------
+def open_game_file(state: ViewerState, path: str) -> bool:
+    """Open the first game of the PGN file at ``path`` that can be walked (the games
+    before it that cannot are said); False (said) when none can, and the board stays."""
+    try:
+        games = read_games(path)
+    except (OSError, ValueError) as exc:
+        state.say(f"Not opened: {getattr(exc, 'strerror', None) or exc}", seconds=8)
+        return False
+    return any(open_games(state, games, i, quiet=i > 0) for i in range(min(len(games), 50)))
+
+
+def open_games(state: ViewerState, games: GameFile, index: int = 0, *,
+               quiet: bool = False) -> bool:
+    """Show game ``index`` of ``games`` (wrapping) at its start, with its strip; a game
+    that cannot be walked is said (naming the game; not with ``quiet``) and the board
+    stays."""
+    index %= len(games)
+    try:
+        record = state.game.load(games, index)
+    except ValueError as exc:  # logic.games.GameError: names the file and the game
+        if not quiet:
+            state.say(f"Not opened: {exc}", seconds=8)
+        return False
+    walk_to(state, 0)
+    said = [f"{record.name}: {record.title}, {record.plies} plies "
+            "(← / → walk it, N / PageUp the next / previous game)", *record.notes]
+    state.say(" · ".join(said), seconds=10)
+    return True
+
+
+def walk_to(state: ViewerState, ply: int) -> None:
+    """Show the open game's position after ``ply`` moves and decide it."""
+    g, p = state.game, state.position
+    if g.record is None:
+        return
+    g.seek(ply)
+    p.editor.view(g.board())
+    p.line, p.current_diagram = None, None
+    p.position_revision += 1
+    p.caption, p.caption_fen = f"{g.record.title} · {g.label()}", p.editor.fen
+    state.analyse(keep=False)
+
+
+def walk(state: ViewerState, where: str) -> None:
+    """←/→/Home/End: ``first``/``prev``/``next``/``last`` move of the open game, else
+    step of the detector's trace."""
+    g = state.game
+    if not g.open:
+        state.playback.step_to(where)
+        return
+    k = g.target(where)
+    if not 0 <= k <= g.plies:
+        state.say("The game's start" if k < 0 else f"The game's last move ({g.plies} plies)",
+                  seconds=2)
+        return
+    if k != g.ply or not g.active:
+        walk_to(state, k)

@@ -124,6 +124,13 @@ class GameStrip:
         x1 = cells.left + cells.width * e[ply + 1]
         return pygame.Rect(round(x0), cells.top, max(1, round(x1) - round(x0)), cells.height)
 
+    def cell_rect(self, ply: int, method: str, color: bool) -> pygame.Rect:
+        """Where the cell of ``method`` for ``color`` at ``ply`` is drawn."""
+        cells = self._parts()[0]
+        x = self._column(cells, ply)
+        band = next(b for m, c, b in self._rows(cells) if m == method and c == color)
+        return pygame.Rect(x.left, band.top, x.width, band.height)
+
     def ply_at(self, x: int) -> int:
         """The ply of the column at ``x`` (clamped to the game)."""
         cells = self._parts()[0]
@@ -195,7 +202,7 @@ class GameStrip:
             x = self._column(cells, ply)
             for m, color, band in rows:
                 rect = pygame.Rect(x.left, band.top, x.width, band.height)
-                self._cell(surface, rect.inflate(-1 if x.width > 3 else 0, -1),
+                self._cell(surface, rect.inflate(-2 if x.width > 3 else 0, -1),
                            col.cells.get(m, {}).get(color))
         if g.active:
             cur = self._column(cells, g.ply).inflate(2, 4)

@@ -39,7 +39,7 @@ PIECES_SHARE = 0.35
 
 #: the key drawn at the right of the text line: (shape, words)
 KEY = (("block", "cannot win"), ("bar", "open"), ("box", "unknown"), ("dot", "proving"),
-       ("flag", "proved"), ("cross", "refuted"), ("corner", "missed"))
+       ("flag", "first proof"), ("cross", "refuted"), ("corner", "missed"))
 _SIDES = (chess.WHITE, chess.BLACK)
 
 
@@ -194,7 +194,7 @@ class GameStrip:
         rows = self._rows(cells)
         self._labels(surface, rows, label_w)
         g = self.state.game
-        self._pieces(surface, cells)
+        runs = self._pieces(surface, cells)
         for ply in range(g.plies + 1):
             col = g.column(ply)
             if not col.kp:
@@ -207,6 +207,7 @@ class GameStrip:
         if g.active:
             cur = self._column(cells, g.ply).inflate(2, 4)
             pygame.draw.rect(surface, c["text"], cur, 2)
+        self._pieces_words(surface, runs)
         self._axis(surface, axis, cells)
         self._text(surface, text)
 
@@ -229,9 +230,10 @@ class GameStrip:
             img = font.render(elide(font, m, label_w - side_w - 10), True, c["text"])
             surface.blit(img, img.get_rect(midleft=(self.rect.left + side_w + 6, band.centery)))
 
-    def _pieces(self, surface: pygame.Surface, cells: pygame.Rect) -> None:
-        """Runs of plies with pieces on the board: a hatch and, where it fits, the words."""
+    def _pieces(self, surface: pygame.Surface, cells: pygame.Rect) -> list[pygame.Rect]:
+        """Runs of plies with pieces on the board: a hatch; returns their bands."""
         g, c = self.state.game, self.painter.colours
+        out = []
         ply = 0
         while ply <= g.plies:
             if g.kp(ply):
@@ -248,13 +250,20 @@ class GameStrip:
                 pygame.draw.line(surface, c["processed"], (band.left + d, band.bottom),
                                  (band.left + d + band.height, band.top), 1)
             surface.set_clip(old)
-            font = self.painter.fonts.get(self.px)
+            out.append(band)
+            ply = end + 1
+        return out
+
+    def _pieces_words(self, surface: pygame.Surface, bands: list[pygame.Rect]) -> None:
+        """Over each run of plies with pieces, where it fits: what it means."""
+        c = self.painter.colours
+        font = self.painter.fonts.get(self.px)
+        for band in bands:
             words = next((w for w in (NOT_YET, "pieces on the board", "pieces")
                           if font.size(w)[0] + 12 <= band.width), "")
             if words:
                 img = font.render(words, True, c["text"], c["track"])
                 surface.blit(img, img.get_rect(center=band.center))
-            ply = end + 1
 
     def _cell(self, surface: pygame.Surface, rect: pygame.Rect, cell: Cell | None) -> None:
         """One cell: its shape and colour (see the module)."""
@@ -356,10 +365,9 @@ class GameStrip:
         c = self.painter.colours
         font = self.painter.fonts.get(max(8, round(self.px * 0.8)))
         s = font.get_height() - 5
-        parts = [(shape, font.render(words, True, c["muted"])) for shape, words in KEY]
-        room = rect.width - self.painter.fonts.get(self.px).size(self.words_now())[0] - 12
-        while len(parts) > 5 and sum(s + 11 + img.get_width() for _sh, img in parts) > room:
-            parts.pop()  # the marks of a disagreement last, where there is room
+        shown = self._shown_shapes()
+        parts = [(shape, font.render(words, True, c["muted"])) for shape, words in KEY
+                 if shape in shown]
         width = sum(s + 3 + img.get_width() + 8 for _sh, img in parts)
         if not draw:
             return width
@@ -370,6 +378,22 @@ class GameStrip:
             surface.blit(img, img.get_rect(midleft=(box.right + 3, rect.centery)))
             x = box.right + 3 + img.get_width() + 8
         return width
+
+    def _shown_shapes(self) -> set[str]:
+        """The key's shapes the strip draws now: the verdicts' three, and the dot, the
+        flag and the marks of a disagreement when some cell has them."""
+        g = self.state.game
+        out = {"block", "bar", "box"}
+        if g.proving():
+            out.add("dot")
+        if any(g.first_proved(color) is not None for color in _SIDES):
+            out.add("flag")
+        marks = {cell.disagrees for ply in range(g.plies + 1) if g.kp(ply)
+                 for row in g.column(ply).cells.values() for cell in row.values()
+                 if cell is not None}
+        out |= {shape for shape, mark in (("cross", "refuted"), ("corner", "missed"))
+                if mark in marks}
+        return out
 
     def _swatch(self, surface: pygame.Surface, box: pygame.Rect, shape: str) -> None:
         c: dict[str, Any] = self.painter.colours

@@ -58,7 +58,7 @@ def main(argv: list[str]) -> int:
     app.state.game.job.wait(600)
     if args.projector:
         app.run(max_frames=app.frame + 2, events=[press(pygame.K_p, "p"), []])
-    app.state.message.seconds = 0  # the opening message is gone in a real session
+    app.state.message.seconds = 0  # the opening message has gone by then when a person walks
     app.run(max_frames=app.frame + 3, events=[[], [], []])
     pygame.image.save(app.screen, args.out)
     app.close()

@@ -233,7 +233,7 @@ def parse_game(data: bytes, source: str, number: int) -> GameRecord:
     game = chess.pgn.read_game(io.StringIO(text), Visitor=make)
     if game is None or builder is None:
         raise GameError(source, number, "no game here (no tags and no moves)", text)
-    return _record(game, builder, source, number, text, latin)
+    return _record(game, builder, source, number, latin)
 
 
 def _start(game: chess.pgn.Game, source: str, number: int) -> chess.Board:
@@ -249,8 +249,8 @@ def _start(game: chess.pgn.Game, source: str, number: int) -> chess.Board:
                         game.headers.get("FEN", "")) from None
 
 
-def _record(game: chess.pgn.Game, b: _Builder, source: str, number: int, text: str,
-            latin: bool) -> GameRecord:
+def _record(game: chess.pgn.Game, b: _Builder, source: str, number: int, latin: bool
+            ) -> GameRecord:
     """The :class:`GameRecord` of a parsed ``game`` (``b``: its builder)."""
     board = _start(game, source, number)
     root = board.fen()
@@ -275,8 +275,7 @@ def _record(game: chess.pgn.Game, b: _Builder, source: str, number: int, text: s
                      "left out: the main line is walked")
     if not moves and not b.problems:
         notes.append(f"{name}: no moves: its start position only")
-    elif moves and not b.result_seen and not b.problems and _MOVETEXT.search(
-            text.encode("utf-8", "replace")):
+    elif moves and not b.result_seen and not b.problems:
         notes.append(f"{name}: no result at the end (the file may be cut short): walked up "
                      f"to {_label(chess.Board(root), moves, sans)}")
     tags = tuple((k, v) for k, v in game.headers.items())
@@ -341,8 +340,8 @@ class GameFile(Sequence[GameRecord]):
         self.source = source
         skip = 3 if data.startswith(b"\xef\xbb\xbf") else 0
         self._data = data
-        ends = [s for s in _starts(data) if s >= skip] or [skip]
-        ends[0] = skip
+        ends = _starts(data)
+        ends[0] = skip  # a byte-order mark is no part of the first game
         self._bounds = [(a, b) for a, b in zip(ends, [*ends[1:], len(data)], strict=True)
                         if data[a:b].strip()]
         self._kept: dict[int, GameRecord | GameError] = {}

@@ -190,6 +190,13 @@ def test_games_split_as_lichess_splits_an_import() -> None:
     assert games.parsed == 3  # kept
 
 
+def test_a_byte_order_mark_starts_no_game_of_its_own() -> None:
+    games = parse_games(b"\xef\xbb\xbf" + GAMES.read_bytes(), "bom.pgn")
+    assert len(games) == 7
+    assert games[0].tag("Event") == "pawnfence scan corpus: paper-12"
+    assert games[1].tag("Event") == "pawnfence scan corpus: paper-16"
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.integers(0, 10_000), min_size=1, max_size=60), st.integers(1, 3))
 def test_random_games_round_trip_through_python_chess(picks: list[int], count: int) -> None:

@@ -76,6 +76,29 @@ def test_the_open_dialog_loads_a_game_and_the_arrows_walk_its_plies(home) -> Non
     assert g.index == 1 and board().fen() == read_games(GAMES)[1].root
     frames(a, [key(pygame.K_PAGEUP)])
     assert g.index == 0
+    frames(a, *[[key(pygame.K_PAGEUP)] for _ in range(2)])  # game 6, its illegal move said
+    assert g.index == 5 and g.plies == 2 and "'Ke3' is illegal after 1...e5" in \
+        a.state.message.text
+    frames(a, [key(pygame.K_n, unicode="n")])  # game 7 cannot be walked: said, board kept
+    assert g.index == 6 and g.record.number == 6
+    assert "game 7: its FEN tag is not a position" in a.state.message.text
+    frames(a, [key(pygame.K_n, unicode="n")])  # past it: game 1 again
+    assert g.index == 0 and g.record.number == 1
+    a.close()
+
+
+def test_a_file_whose_first_games_cannot_be_walked_opens_the_next(home, tmp_path) -> None:
+    bad = tmp_path / "bad.pgn"
+    bad.write_text('[Event "x"]\n[FEN "9/8/8/8/8/8/8/8 w - - 0 1"]\n\n*\n\n'
+                   '[Event "y"]\n\n1. e4 *\n', encoding="utf-8")
+    a = make(home)
+    assert a.open_playlist(str(bad))
+    assert a.state.game.record.number == 2
+    assert "game 1 cannot be walked (PageUp says why)" in a.state.message.text
+    frames(a, [key(pygame.K_PAGEUP)])
+    assert "bad.pgn game 1: its FEN tag is not a position" in a.state.message.text
+    assert not a.open_playlist(str(tmp_path / "none.pgn"))
+    assert a.state.message.text.startswith("Not opened:")
     a.close()
 
 

@@ -34,6 +34,8 @@ __all__ = ["GameWalk", "STRIP_SECONDS", "NOT_YET", "strip_methods", "Column",
 
 #: the exact prover's time per side for a cell of the strip (seconds)
 STRIP_SECONDS = 2.0
+#: how many games of a file the Open dialog tries for one that can be walked
+FIRST_TRIED = 50
 #: what a ply with pieces other than kings and pawns says
 NOT_YET = "pieces on the board: not a pawn ending yet"
 
@@ -101,6 +103,8 @@ class GameWalk:
         self._exact: dict[Key, dict[bool, Cell]] = {}
         #: the key being proved first by the job (None: none)
         self._first: Key | None = None
+        #: the columns as last built (rebuilt when exact's cells come in)
+        self._columns: dict[int, Column] = {}
         self.job: Job[_Request, dict[Key, dict[bool, Cell]], Key] = Job(
             self._prove, name="pawnfence-game", notify=notify)
 
@@ -123,7 +127,7 @@ class GameWalk:
         self.file, self.index, self.record = games, index, record
         self._boards = game_boards(record)
         self._keys = [board_key(b) for b in self._boards]
-        self._static, self._exact, self._first = {}, {}, None
+        self._static, self._exact, self._first, self._columns = {}, {}, None, {}
         statics = tuple(m for m in strip_methods() if logic.METHODS[m].static)
         for key, board in zip(self._keys, self._boards, strict=True):
             if key not in self._static and provable(board, key):
@@ -136,6 +140,7 @@ class GameWalk:
         self.job.cancel()
         self.file = self.record = None
         self._boards, self._keys, self._static, self._exact = [], [], {}, {}
+        self._columns = {}
         self.active = False
 
     def board(self, ply: int | None = None) -> chess.Board:
@@ -167,7 +172,14 @@ class GameWalk:
         return self._keys[ply] in self._static
 
     def column(self, ply: int) -> Column:
-        """Every method's cells for both sides at ``ply`` (see :class:`Column`)."""
+        """Every method's cells for both sides at ``ply`` (see :class:`Column`; kept until
+        exact's cells come in: the strip asks every frame)."""
+        got = self._columns.get(ply)
+        if got is None:
+            got = self._columns[ply] = self._column(ply)
+        return got
+
+    def _column(self, ply: int) -> Column:
         key = self._keys[ply]
         static = self._static.get(key)
         if static is None:
@@ -208,6 +220,7 @@ class GameWalk:
             return False
         for key, cells in got.items():
             self._exact.setdefault(key, {}).update(cells)
+        self._columns = {}
         return True
 
     def _prove_from(self, ply: int) -> None:
@@ -269,14 +282,22 @@ class GameWalk:
 
 # -- the state's moves through a game (the action table and the window call these) -------
 def open_game_file(state: ViewerState, path: str) -> bool:
-    """Open the first game of the PGN file at ``path`` that can be walked (the games
-    before it that cannot are said); False (said) when none can, and the board stays."""
+    """Open the first game of the PGN file at ``path`` that can be walked (among its first
+    :data:`FIRST_TRIED`; the games before it that cannot are said); False (said) when
+    none can, and the board stays."""
     try:
         games = read_games(path)
     except (OSError, ValueError) as exc:
         state.say(f"Not opened: {getattr(exc, 'strerror', None) or exc}", seconds=8)
         return False
-    return any(open_games(state, games, i, quiet=i > 0) for i in range(min(len(games), 50)))
+    for i in range(min(len(games), FIRST_TRIED)):
+        if open_games(state, games, i, quiet=True):
+            if i:
+                state.say(f"{state.message.text} · game{'s 1 to' if i > 1 else ''} {i} "
+                          "cannot be walked (PageUp says why)", seconds=10)
+            return True
+    open_games(state, games, 0)  # says why the first cannot be walked
+    return False
 
 
 def open_games(state: ViewerState, games: GameFile, index: int = 0, *,
@@ -288,6 +309,8 @@ def open_games(state: ViewerState, games: GameFile, index: int = 0, *,
     try:
         record = state.game.load(games, index)
     except ValueError as exc:  # logic.games.GameError: names the file and the game
+        if state.game.file is games:
+            state.game.index = index  # N / PageUp step past it
         if not quiet:
             state.say(f"Not opened: {exc}", seconds=8)
         return False

@@ -238,3 +238,39 @@ def test_the_command_line_opens_a_game(home, tmp_path,
     assert "--game must be from 1 to the 7 games of games.pgn, got 9" in capsys.readouterr().err
     assert main(["--game", "2"]) == 2
     assert "--game applies only with --pgn" in capsys.readouterr().err
+
+
+def test_a_game_walked_in_the_real_window_under_xvfb(tmp_path) -> None:
+    """The real window under Xvfb (no dummy driver) walks the scan's first test game with
+    real key presses (``benchmarks/game_window.py``): the picture has the board and, under
+    it, the strip's blocks of "cannot win" once exact's cells are in."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from PIL import Image
+
+    from viewer.model.theme import COLOURS
+
+    if shutil.which("xvfb-run") is None:
+        pytest.skip("xvfb-run is not installed (.ci/run installs Debian's xvfb)")
+    root = Path(__file__).resolve().parent.parent
+    out = tmp_path / "game.png"
+    env = {k: v for k, v in os.environ.items() if k != "SDL_VIDEODRIVER"}
+    env.update(PAWNFENCE_HOME=str(tmp_path / "home"), SDL_AUDIODRIVER="dummy")
+    done = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x860x24", sys.executable,
+                           str(root / "benchmarks" / "game_window.py"), str(out), "--game", "1",
+                           "--ply", "6"], cwd=root, env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "ply 6 of 12" in done.stdout
+    image = Image.open(out).convert("RGB")
+    assert image.size == (1280, 860)
+    lay = compute_layout((1280, 860), legend=LEGEND, strip=True)
+    colours = dict((c, n) for n, c in image.crop((lay.strip.left, lay.strip.top, lay.strip.right,
+                                                        lay.strip.bottom)).getcolors(1 << 20) or [])
+    assert colours.get(COLOURS["banner_blocked"], 0) > 2000  # the blocks of "cannot win"
+    board = dict((c, n) for n, c in image.crop((lay.board.left, lay.board.top, lay.board.right,
+                                           lay.board.bottom)).getcolors(1 << 20) or [])
+    assert board.get((240, 217, 181), 0) > 20_000  # the light squares

@@ -45,13 +45,15 @@ def build_parser() -> argparse.ArgumentParser:
     """The argparse parser for all subcommands."""
     import logic
     from logic.tools.commands import add_commands, add_exact_seconds, with_exact_memory
+    from logic.tools.game_cmd import add_game_options
+    from logic.tools.lesson_cmd import add_export_command
 
     p = _Parser(
         prog="pawnfence",
         description="Blockage detection in pawn endgames (David, Felner & Netanyahu 2004; "
         "the Chessprogramming wiki's king flood), made visible.",
         epilog="Without a command it opens the viewer: pawnfence [FEN] [--diagram ID] "
-        "[--playlist FILE.epd] [--size WxH].",
+        "[--playlist FILE.epd] [--pgn FILE.pgn [--game N]] [--size WxH].",
     )
     p.add_argument("--version", action="version", version=f"pawnfence {logic.__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -93,6 +95,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_exact_seconds(r)
     r.set_defaults(run=with_exact_memory(_render))
     _add_report_commands(sub, parsers)
+    add_game_options(parsers["explain"])
+    add_export_command(sub)
     bench = parsers["bench"]
     bench.add_argument("--viewer", action="store_true",
                        help="time the viewer's frames (dummy video driver) instead")
@@ -174,7 +178,7 @@ def render_flipped(args: argparse.Namespace) -> bool:
 
 
 def build_viewer_parser(commands: Sequence[str] = ()) -> argparse.ArgumentParser:
-    """``pawnfence [FEN | --diagram ID | --playlist FILE]``: open the viewer."""
+    """``pawnfence [FEN | --diagram ID | --playlist FILE | --pgn FILE]``: open the viewer."""
     from logic import __version__
 
     p = _Parser(
@@ -187,6 +191,11 @@ def build_viewer_parser(commands: Sequence[str] = ()) -> argparse.ArgumentParser
     p.add_argument("--playlist", help="step through the positions of an EPD file (N / P keys)")
     p.add_argument("--case", type=int, default=1, metavar="N",
                    help="with --playlist: open on its N-th position (1 = the first)")
+    p.add_argument("--pgn", metavar="FILE.pgn",
+                   help="walk a game of a PGN file (plain or .gz) move by move: Left / Right, "
+                   "the strip under the board shows every method at every ply")
+    p.add_argument("--game", type=int, default=None, metavar="N",
+                   help="with --pgn: open its N-th game (1 = the first)")
     p.add_argument("--size", help="window size WxH, e.g. 1280x860")
     p.add_argument("--exact-memory", metavar="SIZE",
                    help="the memory the exact prover may hold per side, e.g. 512M or 2G "
@@ -243,6 +252,7 @@ def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
                 (args.case != 1 and not playlist):
             raise ValueError(f"--case must be from 1 to the playlist's {len(playlist)} "
                              f"positions (with --playlist), got {args.case}")
+        games = _games(args)
         size = parse_size(args.size) if args.size else None
         if args.exact_memory is not None:
             logic.METHODS["exact"].max_bytes = _exact_memory(args.exact_memory)
@@ -287,6 +297,10 @@ def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
         from logic.diagrams import get_diagram
 
         app.state.load_diagram(get_diagram(args.diagram))
+    if games is not None:
+        from viewer.model.game import open_games
+
+        open_games(app.state, games, (args.game or 1) - 1)
     app.run(max_frames=args.frames)
     if args.screenshot:
         pygame.image.save(app.screen, args.screenshot)
@@ -294,6 +308,27 @@ def _viewer(argv: Sequence[str], commands: Sequence[str]) -> int:
     if err:
         print(f"pawnfence: {err}", file=sys.stderr)
     return 0
+
+
+def _games(args: argparse.Namespace) -> Any:
+    """The games of ``--pgn`` (None without it), checked against ``--game``; raises
+    ``ValueError`` (naming the file, the game and the move where it cannot be walked) or
+    ``OSError``."""
+    if args.pgn is None:
+        if args.game is not None:
+            raise ValueError("--game applies only with --pgn")
+        return None
+    if args.fen or args.diagram or args.playlist:
+        raise ValueError("give a FEN, --diagram, --playlist or --pgn, not two of them")
+    from logic.games import read_games
+
+    games = read_games(args.pgn)
+    n = 1 if args.game is None else args.game
+    if not 1 <= n <= len(games):
+        raise ValueError(f"--game must be from 1 to the {len(games)} game"
+                         f"{'' if len(games) == 1 else 's'} of {games.source}, got {n}")
+    games[n - 1]  # a game that cannot be walked is said here, before the window opens
+    return games
 
 
 def _no_display(why: str) -> int:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import NamedTuple, Protocol
 
 import logic
+from viewer.model.game import walk
 from viewer.model.state import TOOLS, ViewerState
 
 __all__ = ["Action", "ACTIONS", "KEYS", "GROUPS", "Host", "bindings", "key_caption",
@@ -32,7 +33,10 @@ class Host(Protocol):
         """Add the position to the user's own list."""
 
     def choose_playlist(self) -> None:
-        """Ask for an EPD file and step through it."""
+        """Ask for an EPD file (and step through it) or a PGN file (and walk its games)."""
+
+    def choose_pgn(self) -> None:
+        """Ask where to save the position as a PGN lesson chapter and write it there."""
 
     def open_playlist(self, path: str) -> bool:
         """Step through the EPD file at ``path``; False (said) when it cannot be read."""
@@ -76,6 +80,10 @@ def _step(where: str, label: str, group: str) -> Action:
     return Action(f"play:{where}", label, group, lambda h: h.state.playback.step_to(where))
 
 
+def _walk(where: str, group: str) -> Action:
+    return Action(f"walk:{where}", "", group, lambda h: walk(h.state, where))
+
+
 def _line(where: str, label: str) -> Action:
     return Action(f"line:{where}", label, "line", lambda h: h.state.line_step(where))
 
@@ -94,6 +102,8 @@ _TABLE: tuple[Action, ...] = (
     Action("copy", "Copy FEN", "clipboard", _copy),
     Action("paste", "Paste FEN", "clipboard", _paste),
     Action("play:toggle", "Play", "play", lambda h: h.state.playback.timeline.toggle()),
+    _walk("prev", "walk"), _walk("next", "walk"), _walk("first", "walk-ends"),
+    _walk("last", "walk-ends"),
     _step("first", "|<", "ends"), _step("prev", "<", "steps"), _step("next", ">", "steps"),
     _step("last", ">|", "ends"), _step("prev-phase", "<<", "phases"),
     _step("next-phase", ">>", "phases"),
@@ -105,6 +115,7 @@ _TABLE: tuple[Action, ...] = (
     Action("png", "PNG…", "export", lambda h: h.choose_export("png")),
     Action("gif", "GIF…", "export", lambda h: h.choose_export("gif")),
     Action("svg", "SVG…", "export", lambda h: h.choose_export("svg")),
+    Action("pgn", "PGN…", "lesson", lambda h: h.choose_pgn()),
     Action("search", "", "search", lambda h: h.state.toggle_search()),
     Action("search:less", "−", "search-time", lambda h: h.state.options.faster_search(0.5)),
     Action("search:more", "+", "search-time", lambda h: h.state.options.faster_search(2.0)),
@@ -127,10 +138,13 @@ KEYS: dict[str, tuple[str, ...]] = {
     "tool:K": ("1",), "tool:P": ("2",), "tool:k": ("3",), "tool:p": ("4",), "tool:x": ("0",),
     "turn": ("t",), "flip": ("f",), "undo": ("ctrl+z",), "redo": ("ctrl+y",),
     "copy": ("ctrl+c",), "paste": ("ctrl+v",), "play:toggle": ("space",),
-    "play:prev": ("left",), "play:next": ("right",), "play:first": ("home",),
-    "play:last": ("end",), "play:prev-phase": ("up",), "play:next-phase": ("down",),
+    "walk:prev": ("left",), "walk:next": ("right",), "walk:first": ("home",),
+    "walk:last": ("end",), "play:prev": ("shift+left",), "play:next": ("shift+right",),
+    "play:first": ("shift+home",), "play:last": ("shift+end",),
+    "play:prev-phase": ("up",), "play:next-phase": ("down",),
     "back": ("escape",), "method": ("m",), "side": ("s",), "prove": ("r",),
     "structure": ("l",), "png": ("ctrl+s",), "gif": ("ctrl+g",), "svg": ("ctrl+shift+s",),
+    "pgn": ("ctrl+l",),
     "search": ("e",), "search:less": ("-",), "search:more": ("=", "+"),
     "line:prev": ("[",), "line:next": ("]",), "line:first": ("ctrl+[",),
     "line:last": ("ctrl+]",), "projector": ("p",), "legend": ("g",),
@@ -147,9 +161,11 @@ GROUPS: dict[str, tuple[str, str]] = {
     "history": ("", "undo / redo (every edit)"),
     "clipboard": ("", "copy the FEN / paste a FEN"),
     "play": ("", "play / pause the detector's steps"),
-    "steps": ("", "previous / next step"),
+    "walk": ("", "previous / next step; a game open: its previous / next move"),
+    "walk-ends": ("", "first / last step; a game open: its start / its last move"),
+    "steps": ("", "previous / next step, a game open or not"),
     "phases": ("", "previous / next phase (a group of steps)"),
-    "ends": ("", "first / last step"),
+    "ends": ("", "first / last step, a game open or not"),
     "back": ("", "back: close this help, leave projector mode, cancel a proof, leave a "
                  "line, the live verdict"),
     "choose": ("", "switch method ({methods}) / side (White / Black)"),
@@ -157,13 +173,17 @@ GROUPS: dict[str, tuple[str, str]] = {
                   "an unknown, with twice the time"),
     "structure": ("", "pawn-structure layer (files, rams, levers, backward, stragglers)"),
     "export": ("", "save this frame as PNG / the trace as GIF / the frame as SVG"),
+    "lesson": ("", "save the position as a PGN lesson: a Lichess study chapter with the "
+                   "verdict, the fence as shapes and the exact line"),
     "search": ("", "analysis: pawnfence's search with and without detection, a UCI engine"),
     "search-time": ("- / +", "less / more time per search"),
     "line": ("", "a line of the analysis on the board: first / previous / next / last move"),
     "projector": ("", "projector mode: the board, the sentence in large type, the legend"),
     "legend": ("", "unfold / fold the legend in a small window (or click it)"),
-    "open": ("", "open a playlist (an EPD file, e.g. a scan's suspects.epd)"),
-    "cases": ("N, PageDown / PageUp", "next / previous case of the playlist"),
+    "open": ("", "open a playlist (an EPD file, e.g. a scan's suspects.epd) or a game (a "
+                 "PGN file: the strip under the board shows every method at every move)"),
+    "cases": ("N, PageDown / PageUp", "next / previous case of the playlist, or game of "
+                                      "the PGN file"),
     "theme": ("", "the window's colours: dark / light (figures: the Export pane)"),
     "help": ("", "show / hide this help"),
 }

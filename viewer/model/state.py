@@ -35,6 +35,7 @@ from logic.position import PositionError
 from logic.verdict import Verdict
 from logic.vocab import Status
 from viewer.model.editor import is_back_rank_pawn
+from viewer.model.game import GameWalk, open_games
 from viewer.model.playlist import (
     CheckProgress,
     PlaylistCheck,
@@ -84,6 +85,8 @@ class ViewerState:
         self.position = Position(s.fen, caption=caption, playlist=playlist)
         self.playback = Playback(s.speed)
         self.proof = ProofSession()
+        #: a game of a PGN file walked move by move (the strip along the board)
+        self.game = GameWalk()
         #: the background check of the playlist (started after the first frame is shown)
         self.check = PlaylistCheck()
         #: the background load of a large list of the user's own positions
@@ -195,12 +198,14 @@ class ViewerState:
         self.proof.close()
         self.check.close()
         self.user_list.close()
+        self.game.shut()
 
     def edited(self) -> None:
         """After any edit of the board: the captions that no longer describe the board
         go, a line being played through ends, back to the live view, re-run the
         detector."""
         self.position.edited()
+        self.game.active = False  # the arrows walk the game again
         self.playback.timeline.live()
         self.analyse(keep=False)
 
@@ -370,6 +375,7 @@ class ViewerState:
         except PositionError as exc:
             self.say(f"Not loaded: {exc}")
             return False
+        self.game.close()  # another position: the game and its strip go
         self._after(changed)
         if not changed and p.line is not None:  # the root again: the line ends
             p.line = None
@@ -489,7 +495,11 @@ class ViewerState:
         return str(getattr(self.position.playlist, "source", "playlist"))
 
     def next_case(self, delta: int) -> None:
-        if self.position.playlist:
+        """The next (``delta`` 1) or previous (-1) game of the PGN file while a game is
+        open, else case of the playlist."""
+        if self.game.file is not None:
+            open_games(self, self.game.file, self.game.index + delta)
+        elif self.position.playlist:
             self.load_playlist(self.position.playlist_index + delta)
 
     # -- persistence ------------------------------------------------------------------

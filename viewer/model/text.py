@@ -185,7 +185,9 @@ def window_banner(state: ViewerState) -> Banner:
     b = frame_banner(shown.verdict, shown.other, shown.timeline.index,
                      state.position.shown_caption(), shown.kpk, pending)
     line = case_line(state) if shown.timeline.index is None else ""
-    if line:  # a scan's suspect: what it was found as, in the third line
+    if state.game.open and shown.timeline.index is None:  # the game's ply, its pieces
+        line = state.game.line()
+    if line:  # a scan's suspect: what it was found as (a game: its ply), in the third line
         b = Banner(b.kind, (*(x for x in b.blocks if x.role != "muted"), Block(line, "muted")))
     v = shown.verdict
     if v is not None and v.status in ("unknown", "horizon") and shown.timeline.index is None \

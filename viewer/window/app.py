@@ -42,6 +42,7 @@ from viewer.window.code import CodePanel
 from viewer.window.compare_pane import ComparePane
 from viewer.window.components import Scrubber, StepList
 from viewer.window.display import WAKE, has_display, wake, window_size
+from viewer.window.game_strip import GameStrip
 from viewer.window.gesture import Gestures
 from viewer.window.layout import MIN_SIZE, Layout, compute_layout
 from viewer.window.panel import Panel
@@ -84,6 +85,7 @@ class App(Services):
         self.state.proof.job.notify = wake  # a background proof's result wakes the loop
         self.state.check.job.notify = wake  # so does the end of the playlist's check
         self.state.user_list.job.notify = wake  # and the user's list, read
+        self.state.game.job.notify = wake  # and each cell of a game's strip, proved
         self.exporter = Exporter(self.painter, self.state, export_dir or Path.cwd())
         self.exporter.notify = wake  # a GIF encoded in the background wakes the loop too
         notices = [*notices, *self.state.position.notices]
@@ -101,7 +103,8 @@ class App(Services):
         self.code = CodePanel(self.state, self.painter)
         self.pane = AnalysisPane(self.state, self.painter)
         self.compare = ComparePane(self.state, self.painter, notify=wake)
-        self.parts = (self.scrubber, self.steps, self.code, self.pane, self.compare)
+        self.strip = GameStrip(self.state, self.painter)
+        self.parts = (self.scrubber, self.steps, self.code, self.pane, self.compare, self.strip)
         self.layout: Layout = compute_layout(self.screen.get_size())
         self._layout_key: tuple[Any, ...] = ()
         self.file_dialog = None
@@ -127,14 +130,14 @@ class App(Services):
     def _wanted_layout(self) -> tuple[Any, ...]:
         s = self.state
         return (self.screen.get_size(), s.options.structure_layer, s.legend(), s.options.projector,
-                not s.options.legend_open, s.options.theme)
+                not s.options.legend_open, s.options.theme, s.game.open)
 
     def relayout(self) -> None:
         """Lay the window out for its size, layers and mode; rebuild and place the parts."""
         self._layout_key = key = self._wanted_layout()
         self.painter.set_colours(THEMES[key[5]])
         self.layout = compute_layout(key[0], structure=key[1], legend=key[2], projector=key[3],
-                                     fold=key[4])
+                                     fold=key[4], strip=key[6])
         self.panel.build(self.layout)
         self._place()
 
@@ -142,6 +145,7 @@ class App(Services):
         """Give each custom-drawn part its rectangle (none when its pane is hidden)."""
         lay = self.layout
         self.scrubber.place(lay.cells.get("scrubber", _NONE), lay.px)
+        self.strip.place(lay.strip, lay.px)
         bodies = dict(zip(self.panel.panes, (s.body for s in lay.slots), strict=False))
         for name, part in (("steps", self.steps), ("code", self.code),
                            ("analysis", self.pane), ("compare", self.compare)):
@@ -209,7 +213,7 @@ class App(Services):
         state = self.state
         if (state.playback.timeline.tick(dt) or state.tick(dt / 1000.0) or state.poll_proof()
                 or state.poll_playlist() or state.poll_user_list() or self.exporter.poll()
-                or self.compare.update()):
+                or self.compare.update() or self.strip.update()):
             self._dirty = True
         if self._wanted_layout() != self._layout_key:
             self.relayout()
@@ -286,7 +290,8 @@ class App(Services):
     def _animating(self) -> bool:
         """Whether something on screen moves on its own."""
         return (self.state.playback.timeline.playing or self.gestures.press is not None
-                or self.scrubber.dragging or time.monotonic() < self._active_until)
+                or self.scrubber.dragging or self.strip.dragging
+                or time.monotonic() < self._active_until)
 
     def _wait(self, fps: int, end: float | None) -> tuple[list[pygame.event.Event], float]:
         """The events of the next frame: at once while animating (at ``fps``), else after

@@ -37,6 +37,7 @@ GESTURE_HELP: tuple[tuple[str, str], ...] = (
     ("Mouse over a square", "its reason: the pawn's note, or the step about the square"),
     ("Click the legend", "fold / unfold it in a small window"),
     ("Click a Compare cell", "that method and side on the board, with its trace"),
+    ("Click or drag the game strip", "walk the game there; the mouse over a cell names it"),
 )
 
 #: a press becomes a drag once the mouse moved more than this many pixels

@@ -32,7 +32,7 @@ from viewer.model.theme import PANE_LABELS, PANES, LegendItem
 
 __all__ = ["Row", "Layout", "Slot", "CONTROL_ROWS", "MIN_SIZE", "PROJECTOR_LEGEND", "PANES",
            "PANE_LABELS", "compute_layout", "ui_scale", "legend_height", "status_height",
-           "BODY_PX", "FOLD_BELOW"]
+           "BODY_PX", "FOLD_BELOW", "strip_height", "STRIP_PX"]
 
 #: the smallest window the layout is designed for (the window cannot be made smaller)
 MIN_SIZE = (900, 650)
@@ -40,6 +40,8 @@ MIN_SIZE = (900, 650)
 PROJECTOR_LEGEND = 1.5
 #: the body text at scale 1 (1280x860: 15 px) and its floor in the smallest window
 BODY_PX, LEAST_PX = 15, 12
+#: the game strip's height under the board, in body text sizes
+STRIP_PX = 9.0
 #: the legend folds when, unfolded, the board's side would be less than this share of
 #: the side it has without the legend
 FOLD_BELOW = 0.8
@@ -120,6 +122,8 @@ class Layout:
     folded: bool = False
     #: the legend folds at this size (a click on it or G folds and unfolds it)
     foldable: bool = False
+    #: the strip of a game walked move by move, under the board (empty: no game)
+    strip: pygame.Rect = field(default_factory=pygame.Rect)
 
     def cell(self, name: str) -> pygame.Rect:
         """The rectangle of control ``name``."""
@@ -129,7 +133,7 @@ class Layout:
         """Every rectangle something is drawn in, by name (none may overlap another)."""
         out = {name: r for name, r in (("banner", self.banner), ("board", self.board),
                                        ("legend", self.legend), ("sentence", self.sentence),
-                                       ("status", self.status))
+                                       ("status", self.status), ("strip", self.strip))
                if r.width and r.height}
         out.update(self.cells)
         for i, slot in enumerate(self.slots):
@@ -207,6 +211,11 @@ def _slots(dock: pygame.Rect, n: int, stacked: bool, scale: float, px: int
     return tuple(out)
 
 
+def strip_height(px: int) -> int:
+    """The game strip's height for body text of ``px`` pixels."""
+    return round(px * STRIP_PX)
+
+
 def status_height(px: int) -> int:
     """The message line's height for body text of ``px`` pixels."""
     return round(px * 1.75)
@@ -214,12 +223,13 @@ def status_height(px: int) -> int:
 
 def compute_layout(size: tuple[int, int], *, structure: bool = False,
                    legend: Sequence[LegendItem] = (), projector: bool = False,
-                   fold: bool = False) -> Layout:
+                   fold: bool = False, strip: bool = False) -> Layout:
     """The layout of a window of ``size``: ``structure`` makes room for the pawn-structure
     layer's file tags above the board and its key under the legend; ``legend`` is the
     legend's items; ``projector`` lays out projector mode; ``fold`` folds the legend
     into one line under the board where it is ``foldable`` (it would cost the board more
-    than :data:`FOLD_BELOW` of its side).
+    than :data:`FOLD_BELOW` of its side); ``strip`` makes room under the board for the
+    strip of a game walked move by move (not in projector mode).
 
     Of the arrangements that fit, the one with the largest board wins: three columns
     (the legend under the controls, the dock on the right), or two columns with the
@@ -234,17 +244,20 @@ def compute_layout(size: tuple[int, int], *, structure: bool = False,
     banner_h = max(112, round(118 * s))
     tags = round(22 * s) if structure else 0
     st_h = status_height(px)
+    strip_h = strip_height(px) if strip else 0
+    sh = strip_h + pad // 2 if strip else 0  # the strip and the gap above it
     controls_h = pad + sum(round(r.height * s) + round(r.gap * s) for r in CONTROL_ROWS)
-    # the board's side if only the banner and the message line are above and below it
-    high = h - banner_h - tags - st_h - 3 * pad
+    # the board's side if only the banner, the strip and the message line are above and
+    # below it
+    high = h - banner_h - tags - st_h - 3 * pad - sh
     # three columns: the legend under the controls, its text as large as fits there (down
     # to four fifths of the body text; the renderer shrinks it to the height given)
     lh3 = next((lh for lh in (legend_height(ctrl_w - 2 * pad, legend, lpx, structure)
                               for lpx in range(px, max(LEAST_PX, round(px * 0.8)) - 1, -1))
                 if controls_h + round(6 * s) + lh + pad <= h), 0)
     if w - high - pad - ctrl_w >= round(380 * s) and lh3:
-        return _three_columns(size, s, px, pad, (banner_h, tags, st_h), high + pad, ctrl_w,
-                              lh3, controls_h)
+        return _three_columns(size, s, px, pad, (banner_h, tags, st_h, strip_h), high + pad,
+                              ctrl_w, lh3, controls_h)
     left_w = w - ctrl_w
     lh_a = legend_height(left_w - 2 * pad, legend, px, structure)
     side_a = min(left_w - pad, high - lh_a)
@@ -266,20 +279,23 @@ def compute_layout(size: tuple[int, int], *, structure: bool = False,
     if beside:
         legend_r = pygame.Rect(left_w - pad - lw, top + pad, lw, h - top - 2 * pad)
         bw = legend_r.left - pad - pad // 2
-        board = pygame.Rect(pad // 2, top, bw, min(h - pad - top - st_h - pad // 2, bw))
-        status = pygame.Rect(pad // 2, board.bottom + pad // 2, bw, st_h)
+        board = pygame.Rect(pad // 2, top, bw, min(h - pad - top - st_h - pad // 2 - sh, bw))
+        strip_r = pygame.Rect(pad // 2, board.bottom + pad // 2, bw, strip_h)
+        status = pygame.Rect(pad // 2, board.bottom + pad // 2 + sh, bw, st_h)
     else:
         lh = fold_h if folded else legend_height(left_w - 2 * pad, legend, px, structure)
         legend_r = pygame.Rect(pad, h - pad - lh, left_w - 2 * pad, lh)
         status = pygame.Rect(pad, legend_r.top - pad // 2 - st_h, left_w - 2 * pad, st_h)
-        board = pygame.Rect(pad // 2, top, left_w - pad, status.top - pad // 2 - top)
+        strip_r = pygame.Rect(pad, status.top - pad // 2 - strip_h, left_w - 2 * pad, strip_h)
+        board = pygame.Rect(pad // 2, top, left_w - pad, status.top - pad // 2 - sh - top)
     panel = pygame.Rect(left_w, 0, w - left_w, h)
     cells = _controls(panel, pad, s)
     dock = pygame.Rect(panel.left + pad, controls_h + round(4 * s), panel.width - 2 * pad,
                        h - controls_h - round(4 * s) - pad)
     slots = _slots(dock, 2 if dock.width >= round(640 * s) else 1, False, s, px)
     return Layout((w, h), s, px, banner, board, legend_r, panel, cells, slots, status=status,
-                  folded=folded, foldable=foldable)
+                  folded=folded, foldable=foldable,
+                  strip=strip_r if strip else pygame.Rect(0, 0, 0, 0))
 
 
 def _controls(panel: pygame.Rect, pad: int, s: float) -> dict[str, pygame.Rect]:
@@ -292,23 +308,28 @@ def _controls(panel: pygame.Rect, pad: int, s: float) -> dict[str, pygame.Rect]:
 
 
 def _three_columns(size: tuple[int, int], s: float, px: int, pad: int,
-                   heights: tuple[int, int, int], left_w: int, ctrl_w: int, lh: int,
+                   heights: tuple[int, int, int, int], left_w: int, ctrl_w: int, lh: int,
                    controls_h: int) -> Layout:
-    """The left column (banner, board, message line), the controls with the legend under
-    them, the dock; ``heights``: the banner's, the file tags' and the message line's."""
+    """The left column (banner, board, the game strip, message line), the controls with the
+    legend under them, the dock; ``heights``: the banner's, the file tags', the message
+    line's and the strip's (0: no strip)."""
     w, h = size
-    banner_h, tags, st_h = heights
+    banner_h, tags, st_h, strip_h = heights
+    sh = strip_h + pad // 2 if strip_h else 0
     banner = pygame.Rect(pad, pad, left_w - 2 * pad, banner_h)
     top = banner.bottom + pad // 2 + tags
-    board = pygame.Rect(pad // 2, top, left_w - pad, h - pad - top - st_h - pad // 2)
-    status = pygame.Rect(pad, board.bottom + pad // 2, left_w - 2 * pad, st_h)
+    board = pygame.Rect(pad // 2, top, left_w - pad, h - pad - top - st_h - pad // 2 - sh)
+    strip = pygame.Rect(pad, board.bottom + pad // 2, left_w - 2 * pad, strip_h) \
+        if strip_h else pygame.Rect(0, 0, 0, 0)
+    status = pygame.Rect(pad, board.bottom + pad // 2 + sh, left_w - 2 * pad, st_h)
     panel = pygame.Rect(left_w, 0, ctrl_w, h)
     cells = _controls(panel, pad, s)
     legend_r = pygame.Rect(panel.left + pad, controls_h + round(6 * s), ctrl_w - 2 * pad, lh)
     dock = pygame.Rect(panel.right + pad // 2, pad, w - panel.right - pad - pad // 2,
                        h - 2 * pad)
     slots = _slots(dock, 2 if dock.height >= round(760 * s) else 1, True, s, px)
-    return Layout((w, h), s, px, banner, board, legend_r, panel, cells, slots, status=status)
+    return Layout((w, h), s, px, banner, board, legend_r, panel, cells, slots, status=status,
+                  strip=strip)
 
 
 def _projector(size: tuple[int, int], s: float, px: int, legend: Sequence[LegendItem],

@@ -62,8 +62,11 @@ _FONTS = Fonts()
 _TIPS = {"turn": "side to move (T)", "structure": "pawn-structure layer (L)",
          "search": "analysis: pawnfence's search with and without detection, and a UCI "
                    "engine (E)", "play:first": "first step (Home)",
-         "play:prev": "previous step (Left)", "play:toggle": "play / pause (Space)",
-         "play:next": "next step (Right)", "play:last": "last step (End)",
+         "play:prev": "previous step (Left; a game open: Shift+Left)",
+         "play:toggle": "play / pause (Space)",
+         "play:next": "next step (Right; a game open: Shift+Right)",
+         "play:last": "last step (End)",
+         "pgn": "the position as a PGN lesson: a Lichess study chapter (Ctrl+L)",
          "play:prev-phase": "previous phase (Up)", "play:next-phase": "next phase (Down)",
          "projector": "projector mode: board, sentence, legend (P; Esc to leave)"}
 _CONTROLS = (*(f"tool:{s}" for s in TOOLS), "turn", "flip", "clear", "help", "projector",
@@ -269,16 +272,17 @@ class Panel:
                                          tool_tip_text=tooltip("theme"))
         y += bh + 4
         y += 6
-        third = (body.width - 8) // 3
-        for i, name in enumerate(("png", "gif", "svg")):
-            self.buttons[name] = UIButton(pygame.Rect(body.left + i * (third + 4), y, third,
+        quarter = (body.width - 12) // 4
+        for i, name in enumerate(("png", "gif", "svg", "pgn")):
+            self.buttons[name] = UIButton(pygame.Rect(body.left + i * (quarter + 4), y, quarter,
                                                       bh), ACTIONS[name].label, m,
-                                          tool_tip_text=tooltip(name))
+                                          tool_tip_text=_TIPS.get(name) or tooltip(name))
         y += bh + 6
         if body.bottom - y > bh:
             UITextBox("All off: the board only. A save dialog asks where to save; the GIF's "
                       "frame time follows the speed (steps/s); the SVG is a vector picture for "
-                      "print. Text and legend grow with the size.",
+                      "print; the PGN is a Lichess study chapter (the verdict, the fence as "
+                      "shapes). Text and legend grow with the size.",
                       pygame.Rect(body.left, y, body.width, body.bottom - y), m)
 
     def _keep_library_scroll(self) -> None:

@@ -11,8 +11,11 @@ from typing import TYPE_CHECKING, Any
 import pygame
 from pygame_gui.windows import UIFileDialog
 
+from logic.games import is_pgn_name
 from logic.position import read_playlist
 from viewer.figures.export import KINDS
+from viewer.figures.pgn import default_pgn_path, save_pgn
+from viewer.model.game import open_game_file
 from viewer.model.settings import add_user_position
 from viewer.window import clipboard
 from viewer.window.analysis_pane import line_of_source
@@ -72,8 +75,14 @@ class Services:
                      str(self.exporter.default_path(kind)), existing=False)
 
     def choose_playlist(self) -> None:
-        """Open a file dialog for a playlist (EPD)."""
-        self._dialog("open", "Open a playlist (EPD)", str(Path.cwd()), existing=True)
+        """Open a file dialog for a playlist (EPD) or a game (PGN)."""
+        self._dialog("open", "Open a playlist (EPD) or a game (PGN)", str(Path.cwd()),
+                     existing=True)
+
+    def choose_pgn(self) -> None:
+        """Open a save dialog for the position as a PGN lesson chapter."""
+        self._dialog("pgn", "Save the lesson (PGN) as…",
+                     str(default_pgn_path(self.state, self.exporter.folder)), existing=False)
 
     def _dialog(self, purpose: str, title: str, initial: str, existing: bool) -> None:
         w, h = self.screen.get_size()
@@ -101,6 +110,8 @@ class Services:
     def _picked(self, path: str) -> None:
         if self.dialog_for in KINDS:
             self.exporter.export(self.dialog_for, path, background=True)
+        elif self.dialog_for == "pgn":
+            save_pgn(self.state, path)
         else:
             self.open_playlist(path)
         self.panel.release_keyboard()
@@ -130,7 +141,10 @@ class Services:
         s.say(f"Added to {path}")
 
     def open_playlist(self, path: str) -> bool:
-        """Load the EPD file at ``path`` as the playlist; a bad file gives a message."""
+        """Load the EPD file at ``path`` as the playlist, or walk the games of a PGN file;
+        a bad file gives a message."""
+        if is_pgn_name(path):
+            return open_game_file(self.state, path)
         try:
             entries = read_playlist(path)
         except (OSError, ValueError) as exc:

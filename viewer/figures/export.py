@@ -1,5 +1,5 @@
 """Exports: a frame as a figure file of one of the formats of :data:`FORMATS` (PNG, SVG,
-an animated GIF of the whole trace, a LaTeX ``chessboard`` diagram),
+an animated GIF of the whole trace, a LaTeX ``chessboard`` diagram, a TikZ picture),
 from the window (:class:`Exporter`) and without one (``pawnfence render``:
 :func:`render_to_file`).
 
@@ -33,6 +33,7 @@ from viewer.figures.output import ExportError, verify_image, write_text, write_v
 from viewer.figures.raster import figure_surface
 from viewer.figures.render import Painter
 from viewer.figures.svg import figure_svg
+from viewer.figures.tikz import tikz_document
 from viewer.model.jobs import Job, Ticket
 from viewer.model.overlay import EMPTY, Overlay
 from viewer.model.state import DEFAULT_OPTIONS, ExportOptions
@@ -145,6 +146,12 @@ def _tex(order: Order, path: Path) -> int:
     return 1
 
 
+def _tikz(order: Order, path: Path) -> int:
+    figure = layout(order.frame, order.options, order.painter.fonts)
+    write_text(path, tikz_document(figure, order.painter.colours, order.painter.fonts), "TikZ")
+    return 1
+
+
 class Format(NamedTuple):
     """A figure format: its file ``suffix``, what it holds (``what``, for messages and
     help), the function that writes an :class:`Order` to a path (returning how many
@@ -164,6 +171,7 @@ FORMATS: dict[str, Format] = {
     "gif": Format(".gif", "every step of the trace, animated", _gif, steps=True),
     "svg": Format(".svg", "the picture for print, its text as outlines", _svg),
     "tex": Format(".tex", "a LaTeX chessboard diagram", _tex, window=False),
+    "tikz": Format(".tikz", "the picture as a TikZ picture for LaTeX", _tikz, window=False),
 }
 #: the formats the window's Export pane offers, and their file suffixes
 KINDS = {name: f.suffix for name, f in FORMATS.items() if f.window}

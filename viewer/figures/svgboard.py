@@ -56,7 +56,8 @@ from viewer.figures.textures import (
 )
 from viewer.model.theme import RGB
 
-__all__ = ["draw_scene", "draw_legend", "scene_kinds", "legend_kinds", "draw_texture"]
+__all__ = ["draw_scene", "draw_legend", "scene_kinds", "legend_kinds", "shape_kinds",
+           "draw_texture"]
 
 
 class _At(NamedTuple):
@@ -204,6 +205,12 @@ _SHAPES: dict[type, Callable[[_Sq, Any], None]] = {
     Tint: _tint, Strokes: _strokes, Discs: _discs, Band: _band, Ring: _ring, Letter: _letter,
     Art: _art,
 }
+
+
+def shape_kinds() -> frozenset[type]:
+    """The texture shape types the SVG draws (every one of
+    :data:`viewer.figures.textures.SHAPES`)."""
+    return frozenset(_SHAPES)
 
 
 def draw_texture(g: ET.Element, c: dict[str, RGB], doc: Doc, shapes: Iterable[Shape],

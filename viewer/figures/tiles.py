@@ -30,7 +30,7 @@ from viewer.figures.textures import (
 )
 from viewer.model.theme import RGB
 
-__all__ = ["Tiles", "display_format", "draw_shapes"]
+__all__ = ["Tiles", "display_format", "draw_shapes", "shape_types"]
 
 
 def display_format(surface: pygame.Surface, alpha: bool = True) -> pygame.Surface:
@@ -101,6 +101,12 @@ _DRAW: dict[type, Callable[[_Pen, Any], None]] = {
     Tint: _tint, Strokes: _strokes, Discs: _discs, Band: _band, Ring: _ring, Letter: _letter,
     Art: _art,
 }
+
+
+def shape_types() -> frozenset[type]:
+    """The texture shape types the pygame back end draws (every one of
+    :data:`viewer.figures.textures.SHAPES`)."""
+    return frozenset(_DRAW)
 
 
 def draw_shapes(t: pygame.Surface, shapes: Iterable[Shape], side: int,

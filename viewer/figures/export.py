@@ -25,7 +25,7 @@ import chess
 import pygame
 
 import logic
-from viewer.figures.figure import layout, trace_layouts
+from viewer.figures.figure import BoardPart, layout, trace_layouts
 from viewer.figures.frame import Frame, frame_of
 from viewer.figures.gif import GIF_MAX, Pixels, gif_pixels, save_gif, write_gif
 from viewer.figures.latex import latex_document
@@ -35,7 +35,7 @@ from viewer.figures.render import Painter
 from viewer.figures.svg import figure_svg
 from viewer.figures.tikz import tikz_document
 from viewer.model.jobs import Job, Ticket
-from viewer.model.overlay import EMPTY, Overlay
+from viewer.model.overlay import Overlay
 from viewer.model.state import DEFAULT_OPTIONS, ExportOptions
 from viewer.model.text import banner_text
 from viewer.model.theme import THEMES, LegendItem
@@ -140,9 +140,10 @@ def _gif(order: Order, path: Path) -> int:
 
 def _tex(order: Order, path: Path) -> int:
     f = order.frame
-    overlay = f.overlay() if order.options.overlays else EMPTY
-    write_text(path, latex_document(f.board, overlay, f.verdict, flipped=f.flipped,
-                                    caption=f.caption), "TeX")
+    board = next(p for p in layout(f, order.options, order.painter.fonts).parts
+                 if isinstance(p, BoardPart))  # chessboard names the board part's squares
+    write_text(path, latex_document(board.board, board.overlay, f.verdict,
+                                    flipped=board.flipped, caption=f.caption), "TeX")
     return 1
 
 

@@ -21,7 +21,6 @@ inside its radius), :class:`Letter` (a character whose line box's top left is gi
 from __future__ import annotations
 
 import functools
-import math
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -115,8 +114,8 @@ SHAPES: tuple[type, ...] = (Tint, Strokes, Discs, Band, Ring, Letter, Art)
 
 def px(u: Fraction, side: int) -> int:
     """A length or coordinate in square units as whole pixels of a square of ``side``
-    pixels (exact for this module's numbers at that size)."""
-    return math.floor(u * side)
+    pixels (exact for this module's numbers at that size), rounded down."""
+    return u.numerator * side // u.denominator  # floor(u * side) without a new Fraction
 
 
 def _texture_hatch(side: int) -> list[Shape]:

@@ -21,11 +21,7 @@ import pytest  # noqa: E402
 import logic  # noqa: E402
 from logic.diagrams import load_diagrams  # noqa: E402
 from logic.pawns import PawnStructure  # noqa: E402
-from viewer.figures.export import (  # noqa: E402
-    Frame,
-    compose_frame,
-    frame_svg,  # noqa: E402
-)
+from viewer.figures.export import Frame, compose_frame, frame_svg  # noqa: E402
 from viewer.figures.legend import (  # noqa: E402
     LEGEND_PRIMITIVES,
     LegendPrimitive,

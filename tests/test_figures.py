@@ -262,10 +262,10 @@ def test_png_and_svg_carry_the_same_coordinates_on_two_sides() -> None:
     import chess
 
     import logic
+    from viewer.figures.export import frame_svg
     from viewer.figures.frame import Frame
     from viewer.figures.render import Painter
     from viewer.figures.scene import Coord, board_scene
-    from viewer.figures.svg import frame_svg
     from viewer.model.state import ExportOptions
 
     board = chess.Board("4k3/8/8/3p4/3P4/8/8/4K3 w - - 0 1")

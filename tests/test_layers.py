@@ -223,3 +223,27 @@ def test_mypy_is_clean_on_logic() -> None:
     stdout, stderr, status = api.run(["--config-file", str(ROOT / "pyproject.toml"),
                                       str(ROOT / "logic")])
     assert status == 0, stdout + stderr
+
+
+#: the most lines a module of ``viewer/`` has and the most methods a class of it has
+MODULE_LINES, CLASS_METHODS = 600, 40
+#: classes known to be larger, with the count they may not grow past (to be split)
+LARGE_CLASSES = {"viewer.model.state.ViewerState": 48}
+
+
+def test_no_viewer_module_or_class_is_too_large() -> None:
+    """Small modules named for what they hold: none of ``viewer/`` over
+    :data:`MODULE_LINES` lines, no class over :data:`CLASS_METHODS` methods (but the
+    known ones of :data:`LARGE_CLASSES`, which may not grow)."""
+    long, large = [], []
+    for module, path in _modules("viewer").items():
+        text = path.read_text(encoding="utf-8")
+        if text.count("\n") > MODULE_LINES:
+            long.append(f"{path.relative_to(ROOT)}: {text.count(chr(10))} lines")
+        for node in ast.walk(ast.parse(text, str(path))):
+            if isinstance(node, ast.ClassDef):
+                n = sum(isinstance(c, ast.FunctionDef | ast.AsyncFunctionDef) for c in node.body)
+                if n > LARGE_CLASSES.get(f"{module}.{node.name}", CLASS_METHODS):
+                    large.append(f"{module}.{node.name}: {n} methods")
+    assert not long, long
+    assert not large, large

@@ -21,25 +21,27 @@ import pytest  # noqa: E402
 import logic  # noqa: E402
 from logic.diagrams import load_diagrams  # noqa: E402
 from logic.pawns import PawnStructure  # noqa: E402
-from viewer.figures.export import Frame, compose_frame  # noqa: E402
+from viewer.figures.export import Frame, compose_frame, frame_svg  # noqa: E402
+from viewer.figures.legend import (  # noqa: E402
+    LEGEND_PRIMITIVES,
+    LegendPrimitive,
+    Text,
+    swatch_scene,
+)
 from viewer.figures.render import Painter, render_legend_types, render_scene_types  # noqa: E402
 from viewer.figures.scene import (  # noqa: E402
-    LEGEND_PRIMITIVES,
     PRIMITIVES,
     Arrow,
     Badge,
     Hatch,
-    LegendPrimitive,
     LetterBox,
     Outline,
     Piece,
     Primitive,
     Tag,
-    Text,
     board_scene,
-    swatch_scene,
 )
-from viewer.figures.svg import frame_svg, svg_legend_types, svg_scene_types  # noqa: E402
+from viewer.figures.svg import svg_legend_types, svg_scene_types  # noqa: E402
 from viewer.model.overlay import Overlay  # noqa: E402
 from viewer.model.state import ExportOptions  # noqa: E402
 
@@ -102,14 +104,14 @@ def test_both_back_ends_draw_every_legend_primitive_type() -> None:
 
 def test_every_legend_line_is_one_scene_for_both_back_ends() -> None:
     """Every legend item of every method (and the KPK and arrow lines) is drawn from the
-    primitives of :func:`viewer.figures.scene.legend_scene`: the PNG draws exactly them, the SVG
+    primitives of :func:`viewer.figures.legend.legend_scene`: the PNG draws exactly them, the SVG
     has one group per primitive of each kind, and every swatch draws something."""
     from viewer.model.theme import ARROW_LEGEND, EXACT_LEGEND, KPK_LEGEND, LEGEND, METHOD_LEGENDS
 
     items = tuple(dict.fromkeys(LEGEND + EXACT_LEGEND + KPK_LEGEND + ARROW_LEGEND
                                 + METHOD_LEGENDS["extended"]))
     for item in items:
-        scene = swatch_scene(item, 0, 1, 26, 24, Painter().measure)
+        scene = swatch_scene(item, 0, 1, 26, 24, Painter().fonts)
         assert scene, item
     painter = _LegendRecorder()
     surface = pygame.Surface((600, 800))
@@ -120,7 +122,7 @@ def test_every_legend_line_is_one_scene_for_both_back_ends() -> None:
     from viewer.figures.svg import legend_svg
 
     g = ET.Element("{http://www.w3.org/2000/svg}g")
-    legend_svg(g, scene, painter.colours, (0, 0))
+    legend_svg(g, scene, painter.colours, painter.fonts, (0, 0))
     assert _group_kinds(g) == Counter(type(p).__name__ for p in scene)
 
 
@@ -192,7 +194,8 @@ def _svg_of(scene: tuple[Primitive, ...]) -> ET.Element:
     from viewer.figures.svg import scene_svg
 
     root = ET.Element("{http://www.w3.org/2000/svg}svg")
-    scene_svg(root, scene, Painter().colours, 200)
+    painter = Painter()
+    scene_svg(root, scene, painter.colours, painter.fonts, 200)
     return root
 
 

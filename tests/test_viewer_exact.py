@@ -282,7 +282,7 @@ def test_king_map_squares_get_a_hatch_and_a_letter(holds: bool) -> None:
     ov = Overlay(kingmap=chess.BB_D4 | chess.BB_E8, kingmap_holds=holds)
     painter.render_board(marked, rect, board, overlay=ov)
     colour = painter.colours["kingmap_holds" if holds else "kingmap_breaks"]
-    letter = painter.kingmap_letter("H" if holds else "B", colour, 50)
+    letter = painter.tiles.letter_box("H" if holds else "B", colour, 50)
     for s in (chess.D4, chess.E8):
         box = _square(marked, rect, s)
         sq = box.width

@@ -334,7 +334,7 @@ def test_recomputed_fence_is_drawn_as_a_difference() -> None:
 
 def test_badges_differ_in_shape_and_every_letter_is_in_the_legend() -> None:
     painter = Painter()
-    holds, breaks, fixed = (painter._badge("B", ok, 100) for ok in (True, False, None))
+    holds, breaks, fixed = (painter.tiles.badge("B", ok, 100) for ok in (True, False, None))
     d, mark = 40, 22  # the disc's diameter and the tick's size at a 100-pixel square
     centre = (mark // 2 + d // 2 - 13, d // 2)  # inside the disc, left of the letter
 
@@ -616,8 +616,9 @@ def test_svg_export_matches_the_png_square_by_square(tmp_path) -> None:
                     "'.[test]' installs it, and it needs Debian's libcairo2")
     from PIL import Image, ImageStat
 
+    from viewer.figures.export import frame_svg
     from viewer.figures.render import board_geometry
-    from viewer.figures.svg import board_square_box, frame_svg
+    from viewer.figures.svg import board_square_box
 
     painter = Painter()
     size = 640
@@ -667,22 +668,23 @@ def test_svg_export_matches_the_png_square_by_square(tmp_path) -> None:
 
 
 def test_svg_characters_stand_where_the_png_draws_them() -> None:
-    """The x of each character in the SVG (:func:`viewer.figures.svg._advances`) is where pygame
+    """The x of each character in the SVG (:func:`viewer.figures.svgtext.pens`) is where pygame
     draws it in a whole line: the line drawn character by character at those x (each
     glyph at its pen position, less its own reach left of the origin) matches the line
     drawn at once, up to a few antialiased pixels (an "f" overhangs its advance:
     measuring ``text[:i]`` put the next character 1 to 5 pixels too far right)."""
     import numpy as np
 
-    from viewer.figures.svg import _advances, _font
+    from viewer.figures.fonts import Fonts
+    from viewer.figures.svgtext import pens
 
     for px, style in ((11, "regular"), (18, "bold"), (60, "regular")):
-        font = _font(px, style)
+        font = Fonts().get(px, style)
         for text in ("fixed pawns of a fence", "no fence: f-file", "Kf7 ff fi"):
             whole = font.render(text, True, (255, 255, 255), (0, 0, 0))
             pieces = pygame.Surface(whole.get_size())
             pieces.fill((0, 0, 0))
-            for ch, x in zip(text, _advances(text, px, style), strict=False):
+            for ch, x in zip(text, pens(font, text), strict=False):
                 left = min(0, font.metrics(ch)[0][0])
                 pieces.blit(font.render(ch, True, (255, 255, 255), (0, 0, 0)),
                             (round(x) + left, 0), special_flags=pygame.BLEND_RGB_MAX)
@@ -705,7 +707,7 @@ def test_svg_text_stays_where_the_png_puts_it(tmp_path) -> None:
     import numpy as np
     from PIL import Image
 
-    from viewer.figures.svg import frame_svg
+    from viewer.figures.export import frame_svg
 
     painter = Painter()
     for fen, method, size in ((D3, "flood", 480), (WIKI, "paper", 900), (D16, "paper", 320)):
@@ -767,7 +769,7 @@ def test_library_lines_fit_cut_at_a_word_and_a_long_name_still_opens(home) -> No
     """Every library line fits its list (a cut one ends in "…" after a whole word), and a
     click is looked up, not parsed back: a user position whose name is longer than its line
     (or holds a colon) opens.  The FEN field's status label fits too."""
-    from viewer.figures.textfit import Fonts
+    from viewer.figures.fonts import Fonts
     from viewer.model.settings import add_user_position
 
     long_name = "endgame: " + "a very long name of a position " * 4
@@ -796,7 +798,7 @@ def test_library_lines_fit_cut_at_a_word_and_a_long_name_still_opens(home) -> No
 def test_library_rows_are_as_tall_as_their_text_in_a_large_window(home) -> None:
     """pygame_gui's rows are 20 px: at 1920x1080 the text is larger and its descenders
     were cut ("g4" read as "a4"); a row is now at least a line of text tall."""
-    from viewer.figures.textfit import Fonts
+    from viewer.figures.fonts import Fonts
 
     a = make(home, fen=WIKI, size=(1920, 1080))
     show_pane(a, "library")
@@ -833,7 +835,8 @@ def test_a_word_too_long_for_its_line_breaks_after_a_hyphen() -> None:
     """"Connected-component" in a narrow line: "Connected-" / "component", not
     "Connected-compone" / "nt"; a word without a hyphen still breaks between characters;
     nothing is lost and every line fits."""
-    from viewer.figures.textfit import Fonts, wrap
+    from viewer.figures.fonts import Fonts
+    from viewer.figures.textfit import wrap
 
     font = Fonts().get(20)
     width = font.size("Connected-compo")[0]
@@ -1008,9 +1011,10 @@ def test_a_gifs_banners_have_no_empty_band() -> None:
     with banners as tall as the tallest text at its own size."""
     import numpy as np
 
-    from viewer.figures.export import gif_banner_height, trace_frames
+    from viewer.figures.export import trace_frames
+    from viewer.figures.figure import banner_height, banner_icon_radius, gif_banner_height
     from viewer.figures.frame import frame_px
-    from viewer.figures.render import Painter, banner_height, banner_icon_radius
+    from viewer.figures.render import Painter
     from viewer.model.state import ExportOptions
 
     painter, size = Painter(), 720
@@ -1019,8 +1023,8 @@ def test_a_gifs_banners_have_no_empty_band() -> None:
     v = logic.detect(board, chess.WHITE, method="paper", trace=True)
     frame = Frame(board, v, logic.detect(board, chess.BLACK), None, "", None, False)
     banners = [frame.at(k).banner() for k in (*range(len(v.steps)), None)]
-    height = gif_banner_height(painter, banners, options)
-    tallest = max(banner_height(painter, b, options) for b in banners)
+    height = gif_banner_height(painter.fonts, banners, options)
+    tallest = max(banner_height(painter.fonts, b, options) for b in banners)
     assert height < tallest - 60, (height, tallest)
     x0 = pad + 30 + 2 * banner_icon_radius(height, px)
     panel = np.array(painter.colours["panel"])

@@ -21,7 +21,7 @@ pygame = pytest.importorskip("pygame")
 from tests.test_viewer import D16, WIKI, down, frames, key, up  # noqa: E402
 from tests.test_viewer_panes import make, scroll_to, show_pane  # noqa: E402
 from tests.waiting import HANG  # noqa: E402
-from viewer.figures.textfit import Fonts  # noqa: E402
+from viewer.figures.fonts import Fonts  # noqa: E402
 from viewer.model import text as vtext  # noqa: E402
 from viewer.model.library import first_sentence, library_entries  # noqa: E402
 from viewer.model.playlist import CheckProgress, case_focus, progress_text  # noqa: E402

@@ -25,8 +25,8 @@ from tests.test_viewer import D16, WIKI, centre, frames, key, motion  # noqa: E4
 from tests.test_viewer_exact import SLOW  # noqa: E402
 from tests.test_viewer_panes import click, make  # noqa: E402
 from tests.waiting import HANG  # noqa: E402
+from viewer.figures.fonts import Fonts  # noqa: E402
 from viewer.figures.render import board_geometry  # noqa: E402
-from viewer.figures.textfit import Fonts  # noqa: E402
 from viewer.model import text as vtext  # noqa: E402
 from viewer.model.theme import LEGEND  # noqa: E402
 from viewer.window.app import App  # noqa: E402

@@ -58,13 +58,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"pawnfence {logic.__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     parsers = add_commands(sub)
-    r = sub.add_parser("render", help="draw a position's verdict to PNG or SVG, or its trace "
-                       "to a GIF")
+    r = sub.add_parser("render", help="draw a position's verdict to PNG, SVG, TikZ or LaTeX, "
+                       "or its trace to a GIF")
     r.add_argument("fen", nargs="*", help="a FEN (or use --diagram)")
     r.add_argument("--diagram", help="a diagram id from the library (see 'pawnfence diagrams')")
     r.add_argument("--out", required=True,
-                   help="FILE.png, FILE.svg or FILE.tex (the final verdict; .tex: a LaTeX "
-                   "chessboard diagram) or FILE.gif (every step)")
+                   help="FILE.png, FILE.svg, FILE.tikz or FILE.tex (the final verdict; .tikz: "
+                   "the picture as a TikZ picture for LaTeX; .tex: a LaTeX chessboard diagram) "
+                   "or FILE.gif (every step)")
     r.add_argument("--side", choices=["white", "black"], default="white")
     r.add_argument("--method", choices=list(logic.METHODS), default=logic.DEFAULT_METHOD)
     r.add_argument("--size", type=int, default=640,

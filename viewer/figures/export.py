@@ -1,264 +1,83 @@
-"""Exports: a frame as PNG or SVG, a whole trace as an animated GIF (Pillow), from the
-window (:class:`Exporter`) and without one (``pawnfence render``: :func:`render_to_file`).
+"""Exports: a frame as a figure file of one of the formats of :data:`FORMATS` (PNG, SVG,
+an animated GIF of the whole trace, a LaTeX ``chessboard`` diagram, a TikZ picture),
+from the window (:class:`Exporter`) and without one (``pawnfence render``:
+:func:`render_to_file`).
 
-What a picture holds is the user's choice (:class:`~viewer.model.state.ExportOptions`): the
-board's size in pixels, and whether it shows the overlays, the banner, the legend and
-the explanation.  Text and legend scale with the size and wrap: the picture is as tall
-as its text needs, nothing is cut.  A GIF's frame time follows the speed setting.
+Each format is one row of :data:`FORMATS`: its suffix, what it holds and the function
+that writes it, which lays the figure out once (:func:`viewer.figures.figure.layout`,
+with the pygame back end's font metrics) and hands it to its back end.  What a picture
+holds is the user's choice (:class:`~viewer.model.state.ExportOptions`): the board's size
+in pixels, and whether it shows the overlays, the banner, the legend and the
+explanation.  A GIF's frame time follows the speed setting.
 
-Files are written atomically and cannot lie: a temporary file in the same folder,
-flushed to the disk, re-opened and decoded (:func:`verify_image`), and only then renamed
-over the target; a full disk or any ``OSError`` is an :class:`ExportError` and the old
-file stays.
+Files are written atomically and cannot lie (:mod:`viewer.figures.output`): a full disk
+or any ``OSError`` is an :class:`ExportError` and the old file stays.
 """
 
 from __future__ import annotations
 
-import errno
-import os
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import chess
 import pygame
 
 import logic
-from logic.files import atomic_write, disk_full
+from viewer.figures.figure import BoardPart, layout, trace_layouts
 from viewer.figures.frame import Frame, frame_of
-from viewer.figures.render import Painter, banner_height, banner_roles, frame_px
-from viewer.figures.svg import frame_svg
+from viewer.figures.gif import GIF_MAX, Pixels, gif_pixels, save_gif, write_gif
+from viewer.figures.latex import latex_document
+from viewer.figures.output import ExportError, verify_image, write_text, write_verified
+from viewer.figures.raster import figure_surface
+from viewer.figures.render import Painter
+from viewer.figures.svg import figure_svg
+from viewer.figures.tikz import tikz_document
 from viewer.model.jobs import Job, Ticket
-from viewer.model.overlay import EMPTY, Overlay
+from viewer.model.overlay import Overlay
 from viewer.model.state import DEFAULT_OPTIONS, ExportOptions
-from viewer.model.text import Banner, banner_text
-from viewer.model.theme import THEMES, Block, LegendItem, Role
+from viewer.model.text import banner_text
+from viewer.model.theme import THEMES, LegendItem
 
 if TYPE_CHECKING:
     from viewer.model.state import ViewerState
 
-__all__ = ["compose_frame", "save_png", "save_gif", "render_to_file", "trace_frames",
-           "ExportError", "banner_text", "Exporter", "KINDS", "verify_image", "gif_pixels",
-           "write_gif", "gif_frames", "Pixels", "GIF_MAX", "banner_height", "figure_of",
-           "gif_banner_height", "GIF_TEXT"]
-
-#: the export kinds and their file suffixes
-KINDS = {"png": ".png", "gif": ".gif", "svg": ".svg"}
-
-
-class ExportError(OSError):
-    """An export that could not be written; the message names the file."""
+__all__ = ["compose_frame", "frame_svg", "save_png", "save_gif", "render_to_file",
+           "trace_frames", "ExportError", "banner_text", "Exporter", "KINDS", "verify_image",
+           "gif_pixels", "write_gif", "gif_frames", "Pixels", "GIF_MAX", "figure_of", "Frame",
+           "FORMATS", "Format", "Order", "format_of", "write"]
 
 
 def compose_frame(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_OPTIONS,
                   *, overlay: Overlay | None = None, banner_fixed: int = 0,
                   legend: tuple[LegendItem, ...] | None = None,
                   explanation_at_least: int = 0) -> pygame.Surface:
-    """A stand-alone picture of ``frame``: the banner, the board (with its overlay), the
-    explanation and the legend, each as ``options`` says; text and legend scale with
-    ``options.size`` and wrap, and the picture is as tall as they need.  A
-    ``banner_fixed`` height (a GIF's frames share one, :func:`gif_banner_height`, so the
-    board stays in place) makes the banner that tall, its text grown or shrunk to fill
-    it (:data:`GIF_TEXT`); ``legend`` replaces the frame's own lines and the explanation
-    takes at least ``explanation_at_least`` pixels (a GIF's frames share both, so the
-    legend stays in place too)."""
-    size, px = options.size, frame_px(options.size)
-    pad = max(4, size // 80)
-    width = size - 2 * pad
-    parts: list[tuple[str, int, Any]] = []
-    if options.banner:
-        b = frame.banner()
-        parts.append(("banner", banner_fixed or banner_height(painter, b, options), b))
-    ov = (overlay if overlay is not None else frame.overlay()) if options.overlays else EMPTY
-    parts.append(("board", size, None))
-    if options.explanation:
-        parts.append(("explanation", max(explanation_at_least,
-                                         explanation_height(painter, frame, options)) + pad,
-                      frame.explanation()))
-    items = (frame.legend(ov) if legend is None else legend) if options.legend else ()
-    if items:
-        plan = painter.legend_plan((width, 100_000), items, px, False)
-        parts.append(("legend", plan[3] + pad, items))
-    surf = pygame.Surface((size, sum(h for _n, h, _x in parts) + pad * (len(parts) + 1)))
-    surf.fill(painter.colours["background"])
-    y = pad
-    for name, h, extra in parts:
-        rect = pygame.Rect(pad, y, width, h)
-        if name == "banner":
-            if banner_fixed:
-                painter.render_banner(surf, rect, extra.kind, extra.blocks, px,
-                                      least=GIF_TEXT[0], most=GIF_TEXT[1])
-            else:
-                painter.render_banner(surf, rect, extra.kind, extra.blocks, px)
-        elif name == "board":
-            painter.render_board(surf, pygame.Rect(0, y, size, size), frame.board,
-                                 overlay=ov,
-                                 flipped=frame.flipped)
-        elif name == "explanation":
-            painter.render_text(surf, rect, [Block(extra, "sub")], {"sub": Role(px)})
-        else:
-            painter.render_legend(surf, rect, extra, px)
-        y += h + pad
-    return surf
+    """A stand-alone picture of ``frame``: the figure :func:`viewer.figures.figure.layout`
+    lays out (the same keyword options) drawn by the pygame back end."""
+    return figure_surface(painter, layout(
+        frame, options, painter.fonts, overlay=overlay, banner_fixed=banner_fixed,
+        legend=legend, explanation_at_least=explanation_at_least))
 
 
-def _atomic_write(path: Path, write: Any, kind: str, frames: int = 1) -> None:
-    """:func:`logic.files.atomic_write` with the written image verified (not empty,
-    re-opened and decoded in full) before it replaces ``path``; failures as
-    :class:`ExportError` naming the file (``path`` then keeps its old content)."""
-    try:
-        atomic_write(path, write, verify=lambda tmp: verify_image(tmp, kind, frames))
-    except (OSError, pygame.error, ValueError) as exc:
-        raise ExportError(f"cannot write {path}: {getattr(exc, 'strerror', None) or exc}") from None
-
-
-def verify_image(path: str | Path, kind: str, frames: int = 1) -> None:
-    """Raise ``OSError`` unless ``path`` is a complete ``kind`` ("PNG", "GIF", "SVG")
-    image with ``frames`` frames: a short write (a full disk, where ``pygame.image.save``
-    does not raise) leaves a file that is empty or does not decode."""
-    from PIL import Image
-
-    if os.path.getsize(path) == 0:
-        if disk_full(os.path.dirname(path) or "."):
-            raise OSError(errno.ENOSPC, "nothing was written: the disk is full")
-        raise OSError(errno.EIO, f"the {kind} writer wrote nothing")
-    if kind == "SVG":
-        import xml.etree.ElementTree as ET
-
-        try:
-            root = ET.parse(path).getroot()
-        except ET.ParseError as exc:
-            raise OSError(errno.EIO, f"the written file is incomplete ({exc}); "
-                          "is the disk full?") from None
-        if not root.tag.endswith("svg"):
-            raise OSError(errno.EIO, "wrote no SVG document")
-        return
-    try:
-        with Image.open(path) as im:
-            if im.format != kind:
-                raise OSError(errno.EIO, f"wrote {im.format}, not {kind}")
-            for i in range(frames):
-                im.seek(i)
-                im.load()
-    except OSError as exc:
-        if exc.errno is not None:
-            raise
-        raise OSError(errno.EIO, f"the written file is incomplete ({exc}); "
-                      "is the disk full?") from None
-    except (ValueError, SyntaxError, EOFError) as exc:
-        raise OSError(errno.EIO, f"the written file is incomplete ({exc}); "
-                      "is the disk full?") from None
-
-
-def save_png(surface: pygame.Surface, path: str | Path) -> Path:
-    """Save ``surface`` as a PNG at ``path`` (atomically); returns the path."""
-    path = Path(path)
-    _atomic_write(path, lambda tmp: pygame.image.save(surface, tmp, "png"), "PNG")
-    return path
-
-
-def save_svg(text: str, path: str | Path) -> Path:
-    """Save the SVG document ``text`` at ``path`` (atomically); returns the path."""
-    path = Path(path)
-    _atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"), "SVG")
-    return path
-
-
-def save_gif(frames: list[pygame.Surface], path: str | Path, *, duration_ms: int = 600,
-             last_ms: int = 2500) -> Path:
-    """Save ``frames`` as a looping animated GIF at ``path`` (atomically, via Pillow);
-    frames of different heights are padded at the bottom to the tallest."""
-    return write_gif(gif_pixels(frames), path, duration_ms=duration_ms, last_ms=last_ms)
-
-
-class Pixels(NamedTuple):
-    """One frame's RGB bytes, its size and the colour its padding gets (plain data: a
-    worker thread encodes it without touching pygame)."""
-
-    size: tuple[int, int]
-    rgb: bytes
-    pad: tuple[int, int, int]
-
-
-def gif_pixels(frames: list[pygame.Surface]) -> list[Pixels]:
-    """The frames as :class:`Pixels` (pygame's part of a GIF export: the main thread's)."""
-    out = []
-    for f in frames:
-        corner = f.get_at((0, 0))
-        out.append(Pixels(size=f.get_size(), rgb=pygame.image.tobytes(f, "RGB"),
-                          pad=(corner.r, corner.g, corner.b)))
-    return out
-
-
-def write_gif(frames: list[Pixels], path: str | Path, *, duration_ms: int = 600,
-              last_ms: int = 2500) -> Path:
-    """Encode ``frames`` as a looping animated GIF at ``path`` (atomically; padded to the
-    tallest; the slow part, Pillow's quantizing, safe in a worker thread)."""
-    from PIL import Image
-
-    if not frames:
-        raise ExportError(f"cannot write {path}: no frames")
-    h = max(f.size[1] for f in frames)
-    w = max(f.size[0] for f in frames)
-    images = []
-    for f in frames:
-        im = Image.new("RGB", (w, h), f.pad)
-        im.paste(Image.frombytes("RGB", f.size, f.rgb))
-        images.append(im.quantize(colors=128, method=Image.Quantize.MEDIANCUT))
-    durations = [max(20, int(duration_ms))] * (len(images) - 1) + [last_ms]
-    path = Path(path)
-    _atomic_write(path, lambda tmp: images[0].save(
-        tmp, format="GIF", save_all=True, append_images=images[1:], duration=durations,
-        loop=0, optimize=False), "GIF", len(images))
-    return path
+def frame_svg(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_OPTIONS) -> str:
+    """The SVG document of the figure :func:`compose_frame` draws (its text as
+    ``options.svg_text`` says)."""
+    return figure_svg(layout(frame, options, painter.fonts), painter.colours, painter.fonts,
+                      options.svg_text)
 
 
 def trace_frames(painter: Painter, frame: Frame, options: ExportOptions = DEFAULT_OPTIONS
                  ) -> Iterator[pygame.Surface]:
-    """One picture per step of the frame's verdict, then the live verdict; every banner of
-    one height (:func:`gif_banner_height`) that its text fills, so the board does not jump
-    from frame to frame and no banner ends in an empty band, and one legend for all under
-    explanations padded to the longest: the lines of anything some frame draws, in the
-    method's order (a legend that changed with every frame jumped under the board)."""
-    v = frame.verdict
-    frames = [frame.at(k) for k in range(len(v.steps) if v is not None else 0)]
-    frames.append(frame.at(None))
-    fixed = gif_banner_height(painter, [f.banner() for f in frames], options) \
-        if options.banner else 0
-    overlays = [f.overlay() if options.overlays else EMPTY for f in frames]
-    drawn = {item for f, ov in zip(frames, overlays, strict=True) for item in f.legend(ov)}
-    legend = tuple(i for i in frame.legend_lines() if i in drawn)
-    longest = max(explanation_height(painter, f, options) for f in frames) \
-        if options.explanation else 0
-    for f, ov in zip(frames, overlays, strict=True):
-        yield compose_frame(painter, f, options, overlay=ov, banner_fixed=fixed,
-                            legend=legend, explanation_at_least=longest)
+    """One picture per step of the frame's verdict, then the live verdict
+    (:func:`viewer.figures.figure.trace_layouts`: the board and the legend stay in place)."""
+    for figure in trace_layouts(frame, options, painter.fonts):
+        yield figure_surface(painter, figure)
 
 
-#: the ratios a GIF's banner text is drawn at, of its size in a picture of its own: at
-#: least the first (the banner is as tall as the tallest text needs at that ratio) and at
-#: most the second (a short text grows into the room, so no banner ends in an empty band)
-GIF_TEXT = (0.75, 1.3)
-
-
-def gif_banner_height(painter: Painter, banners: list[Banner], options: ExportOptions) -> int:
-    """The height every banner of a GIF shares: the tallest its text needs at
-    ``GIF_TEXT[0]`` of its size (never less than the icon needs)."""
-    size, px = options.size, frame_px(options.size)
-    width = size - 2 * max(4, size // 80)
-    icon = max(9, min(px * 3 // 2, 60))
-    least = GIF_TEXT[0]
-    need = max(painter.fit_text(b.blocks, width - 38 - 2 * icon, 100_000, banner_roles(px),
-                                least=least, most=least).height for b in banners)
-    return max(need + 8, 2 * icon + 12)
-
-
-def explanation_height(painter: Painter, frame: Frame, options: ExportOptions) -> int:
-    """The height of ``frame``'s explanation in a picture made with ``options``."""
-    size, px = options.size, frame_px(options.size)
-    return painter.fit_text([Block(frame.explanation(), "sub")], size - 2 * max(4, size // 80),
-                            100_000, {"sub": Role(px)}).height
+def save_png(surface: pygame.Surface, path: str | Path) -> Path:
+    """Save ``surface`` as a PNG at ``path`` (atomically); returns the path."""
+    return write_verified(Path(path), lambda tmp: pygame.image.save(surface, tmp, "png"), "PNG")
 
 
 _THEMED: dict[str, Painter] = {}
@@ -281,26 +100,6 @@ def figure_of(frame: Frame, options: ExportOptions) -> Frame:
     return frame if options.stats else frame.without_stats()
 
 
-def write(painter: Painter, kind: str, frame: Frame, options: ExportOptions, path: Path,
-          *, speed: float = 3.0) -> tuple[Path, int]:
-    """Write ``frame`` as ``kind`` (png, gif: every step at ``speed`` steps per second,
-    svg) to ``path`` in ``options.theme``'s colours (:func:`figure_of`: without the run's
-    statistics unless asked); returns the path and the number of frames."""
-    painter = themed(painter, options.theme)
-    frame = figure_of(frame, options)
-    if kind == "png":
-        return save_png(compose_frame(painter, frame, options), path), 1
-    if kind == "svg":
-        return save_svg(frame_svg(painter, frame, options), path), 1
-    frames = gif_frames(painter, frame, options, path)
-    return save_gif(frames, path, duration_ms=round(1000 / max(0.1, speed))), len(frames)
-
-
-#: the largest board of a GIF's frames (a trace of 60 frames at 2400 px would take
-#: gigabytes to encode)
-GIF_MAX = 1200
-
-
 def gif_frames(painter: Painter, frame: Frame, options: ExportOptions, path: Path
                ) -> list[pygame.Surface]:
     """The pictures of a GIF of ``frame``'s trace (boards of at most :data:`GIF_MAX`
@@ -309,6 +108,96 @@ def gif_frames(painter: Painter, frame: Frame, options: ExportOptions, path: Pat
         raise ExportError(f"cannot write {path}: no steps to export")
     options = replace(options, size=min(options.size, GIF_MAX))
     return list(trace_frames(painter, frame, options))
+
+
+# -- the formats ----------------------------------------------------------------------
+class Order(NamedTuple):
+    """What to write: the ``frame`` (as a figure shows it: :func:`figure_of`), drawn by
+    ``painter`` (in the options' theme) as ``options`` say; a trace at ``speed`` steps
+    per second."""
+
+    painter: Painter
+    frame: Frame
+    options: ExportOptions
+    speed: float
+
+
+def _png(order: Order, path: Path) -> int:
+    save_png(compose_frame(order.painter, order.frame, order.options), path)
+    return 1
+
+
+def _svg(order: Order, path: Path) -> int:
+    write_text(path, frame_svg(order.painter, order.frame, order.options), "SVG")
+    return 1
+
+
+def _gif(order: Order, path: Path) -> int:
+    frames = gif_frames(order.painter, order.frame, order.options, path)
+    save_gif(frames, path, duration_ms=round(1000 / max(0.1, order.speed)))
+    return len(frames)
+
+
+def _tex(order: Order, path: Path) -> int:
+    f = order.frame
+    board = next(p for p in layout(f, order.options, order.painter.fonts).parts
+                 if isinstance(p, BoardPart))  # chessboard names the board part's squares
+    write_text(path, latex_document(board.board, board.overlay, f.verdict,
+                                    flipped=board.flipped, caption=f.caption), "TeX")
+    return 1
+
+
+def _tikz(order: Order, path: Path) -> int:
+    figure = layout(order.frame, order.options, order.painter.fonts)
+    write_text(path, tikz_document(figure, order.painter.colours, order.painter.fonts), "TikZ")
+    return 1
+
+
+class Format(NamedTuple):
+    """A figure format: its file ``suffix``, what it holds (``what``, for messages and
+    help), the function that writes an :class:`Order` to a path (returning how many
+    frames it wrote), whether it shows every step (``steps``: an animation, boards of at
+    most :data:`GIF_MAX` pixels) and whether the window's Export pane offers it."""
+
+    suffix: str
+    what: str
+    write: Callable[[Order, Path], int]
+    steps: bool = False
+    window: bool = True
+
+
+#: every figure format by name
+FORMATS: dict[str, Format] = {
+    "png": Format(".png", "the picture", _png),
+    "gif": Format(".gif", "every step of the trace, animated", _gif, steps=True),
+    "svg": Format(".svg", "the picture for print, its text as outlines", _svg),
+    "tex": Format(".tex", "a LaTeX chessboard diagram", _tex, window=False),
+    "tikz": Format(".tikz", "the picture as a TikZ picture for LaTeX", _tikz, window=False),
+}
+#: the formats the window's Export pane offers, and their file suffixes
+KINDS = {name: f.suffix for name, f in FORMATS.items() if f.window}
+
+
+def format_of(path: Path) -> str:
+    """The name of the format a file name's suffix asks for; :class:`ExportError` for
+    none."""
+    suffix = path.suffix.lower()
+    for name, f in FORMATS.items():
+        if f.suffix == suffix:
+            return name
+    names = [f.suffix for f in FORMATS.values()]
+    raise ExportError(f"cannot write {path}: the file name must end in "
+                      f"{', '.join(names[:-1])} or {names[-1]}")
+
+
+def write(painter: Painter, kind: str, frame: Frame, options: ExportOptions, path: Path,
+          *, speed: float = 3.0) -> tuple[Path, int]:
+    """Write ``frame`` as format ``kind`` (:data:`FORMATS`) to ``path`` in
+    ``options.theme``'s colours (:func:`figure_of`: without the run's statistics unless
+    asked); a trace at ``speed`` steps per second; returns the path and the number of
+    frames."""
+    order = Order(themed(painter, options.theme), figure_of(frame, options), options, speed)
+    return path, FORMATS[kind].write(order, path)
 
 
 class _Gif(NamedTuple):
@@ -398,7 +287,7 @@ class Exporter:
         base = d.id if d else "position"
         n = 1
         while True:
-            p = self.folder / f"pawnfence-{base}-{o.side}-{o.method}-{n}{KINDS[kind]}"
+            p = self.folder / f"pawnfence-{base}-{o.side}-{o.method}-{n}{FORMATS[kind].suffix}"
             if not p.exists():
                 return p
             n += 1
@@ -413,9 +302,10 @@ class Exporter:
         if s.playback.verdict is None and s.proof.proving() is not None:
             s.say("The prover is still working: export when its verdict is in (Esc cancels)")
             return None
+        suffix = FORMATS[kind].suffix
         path = Path(path) if path else self.default_path(kind)
-        if path.suffix.lower() != KINDS[kind]:
-            path = path.with_name(path.name + KINDS[kind])
+        if path.suffix.lower() != suffix:
+            path = path.with_name(path.name + suffix)
         if background and kind == "gif":
             self._background_gif(path)
             return None
@@ -429,35 +319,16 @@ class Exporter:
         return done
 
 
-def _write_latex(frame: Frame, options: ExportOptions, out: Path) -> Path:
-    """``out`` as a LaTeX ``chessboard`` diagram of ``frame`` (its overlays unless
-    ``options`` leave them out), atomically."""
-    from logic.files import atomic_write_text
-    from viewer.figures.latex import latex_document
-
-    frame = figure_of(frame, options)
-    overlay = frame.overlay() if options.overlays else EMPTY
-    text = latex_document(frame.board, overlay, frame.verdict, flipped=frame.flipped,
-                          caption=frame.caption)
-    try:
-        return atomic_write_text(out, text)
-    except OSError as exc:
-        raise ExportError(f"cannot write {out}: {exc.strerror or exc}") from None
-
-
 def render_to_file(board: chess.Board, out: str | Path, *, side: chess.Color = chess.WHITE,
                    method: str = logic.DEFAULT_METHOD, size: int = 640, flipped: bool = False,
                    caption: str = "", options: ExportOptions | None = None,
                    speed: float = 1.5, seconds: float | None = None) -> Path:
-    """Render ``board`` without a window: PNG, SVG or LaTeX (:mod:`viewer.figures.latex`) the
-    final verdict, GIF every step (``speed`` steps per second); ``options`` say what to
-    include (``size`` wins); ``seconds``: the exact prover's budget per side (its default
-    when None)."""
+    """Render ``board`` without a window in the format its suffix names (:data:`FORMATS`):
+    the final verdict, or every step (GIF: ``speed`` steps per second); ``options`` say
+    what to include (``size`` wins); ``seconds``: the exact prover's budget per side (its
+    default when None)."""
     out = Path(out)
-    kind = out.suffix.lower().lstrip(".")
-    if kind not in KINDS and kind != "tex":
-        raise ExportError(f"cannot write {out}: the file name must end in .png, .gif, .svg "
-                          "or .tex")
+    kind = format_of(out)
     pygame.font.init()  # no display and no audio needed
     painter = Painter()
     verdict = logic.detect(board, side, method=method, trace=True, seconds=seconds)
@@ -465,9 +336,6 @@ def render_to_file(board: chess.Board, out: str | Path, *, side: chess.Color = c
     from logic import kpk_rules
 
     frame = Frame(board, verdict, other, None, caption, kpk_rules.summary(board), flipped)
-    base = options or ExportOptions()
-    if kind == "tex":
-        return _write_latex(frame, base, out)
-    size = min(size, GIF_MAX) if kind == "gif" else size  # a GIF of many frames stays small
-    options = replace(base, size=size)
-    return write(painter, kind, frame, options, out, speed=speed)[0]
+    size = min(size, GIF_MAX) if FORMATS[kind].steps else size  # a GIF of many frames stays small
+    return write(painter, kind, frame, replace(options or ExportOptions(), size=size), out,
+                 speed=speed)[0]

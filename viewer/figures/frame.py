@@ -1,7 +1,8 @@
 """What one picture shows (:class:`Frame`: a board, its verdicts, the step on show, the
 caption, the orientation) and its geometry: the text size of a picture of a given board
-size (:func:`frame_px`).  Plain data, without pygame: the PNG, GIF and SVG exports
-(:mod:`viewer.figures.export`, :mod:`viewer.figures.svg`) draw it."""
+size (:func:`frame_px`).  Plain data, without pygame: the figure of a frame is laid out
+by :func:`viewer.figures.figure.layout` and drawn by every format of
+:data:`viewer.figures.export.FORMATS`."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import io
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 __all__ = ["Outline", "outline", "subset_ttf"]
 
@@ -25,8 +25,8 @@ class Outline(NamedTuple):
 
 
 @functools.lru_cache(maxsize=8)
-def _font(path: str):  # type: ignore[no-untyped-def]
-    from fontTools.ttLib import TTFont
+def _font(path: str) -> Any:
+    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
 
     return TTFont(path, lazy=True)
 
@@ -35,7 +35,7 @@ def _font(path: str):  # type: ignore[no-untyped-def]
 def outline(path: str, char: str) -> Outline | None:
     """The outline of ``char`` in the TrueType file ``path``; None when the font has no
     glyph for it."""
-    from fontTools.pens.svgPathPen import SVGPathPen
+    from fontTools.pens.svgPathPen import SVGPathPen  # type: ignore[import-untyped]
 
     font = _font(path)
     name = font.getBestCmap().get(ord(char))
@@ -51,7 +51,7 @@ def outline(path: str, char: str) -> Outline | None:
 def subset_ttf(path: str, chars: str) -> bytes:
     """The TrueType file ``path`` reduced to the glyphs of ``chars`` (and what they need),
     without hinting."""
-    from fontTools import subset
+    from fontTools import subset  # type: ignore[import-untyped]
 
     options = subset.Options()
     options.hinting = False

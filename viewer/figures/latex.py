@@ -54,9 +54,10 @@ def _badges(ov: Overlay) -> list[str]:
     for sq, (letter, ok) in ov.badges.items():
         groups.setdefault((letter, ok), []).append(sq)
     out: list[str] = []
-    for (letter, ok), squares in sorted(groups.items(), key=lambda g: (g[0][0], str(g[0][1]))):
-        mark = "" if ok is None else ("\\checkmark" if ok else "$\\times$")
-        role = "ok" if ok else "breaks"
+    for (letter, holds), squares in sorted(groups.items(),
+                                           key=lambda g: (g[0][0], str(g[0][1]))):
+        mark = "" if holds is None else ("\\checkmark" if holds else "$\\times$")
+        role = "ok" if holds else "breaks"
         out += _text(f"{letter}{mark}", role, squares)
     return out
 

@@ -21,6 +21,7 @@ report of what is readable and a line saying how many lines were skipped.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import re
@@ -37,6 +38,7 @@ import logic
 from logic.files import atomic_write
 from logic.tools.judge import judge_note, summarize
 from logic.tools.scan import iter_results
+from viewer.figures.fonts import Fonts
 from viewer.figures.svg import board_svg
 from viewer.model.overlay import live_overlay
 from viewer.model.theme import LIGHT, legend_items
@@ -259,13 +261,19 @@ class _Defs:
                 "</defs></svg>")
 
 
+@functools.cache
+def _fonts() -> Fonts:
+    """The fonts whose metrics place a board's labels (the PNG's)."""
+    return Fonts()
+
+
 def board_figure(row: dict[str, Any], method: str, side: str, defs: _Defs) -> str:
     """The inline SVG of ``row``'s board with the overlay of ``method`` for ``side``,
     labelled with the FEN and the verdict (its text alternative)."""
     board = chess.Board(row["fen"])
     color = side == "white"
     verdict = logic.detect(board, color, method=method)
-    svg = board_svg(board, live_overlay(verdict), PAGE_COLOURS)
+    svg = board_svg(board, live_overlay(verdict), PAGE_COLOURS, metrics=_fonts())
     defs.hoist(svg)
     said = "blocked" if verdict.blocked else "not blocked"
     label = f"{row['fen']}: {side.capitalize()}, {method}: {said} ({verdict.rule or '-'})"

@@ -1,6 +1,8 @@
-"""The board as a list of drawing primitives: what :mod:`viewer.figures.render` (pygame) and
-:mod:`viewer.figures.svg` both draw, built once from the board, the overlay and keyword options
-(in the model of python-chess's ``chess.svg.board``: one function of plain data).
+"""The board as a list of drawing primitives: what every back end draws (the pygame
+painter, :mod:`viewer.figures.svgboard`), built once from the
+board, the overlay and keyword options (in the model of python-chess's
+``chess.svg.board``: one function of plain data).  The whole figure around it (banner,
+board, text, legend) is laid out once by :func:`viewer.figures.figure.layout`.
 
 Every primitive is a frozen record whose coordinates are in *board units*: the 8x8
 grid spans ``0..8`` on both axes as seen on the picture (``x`` to the right, ``y``
@@ -18,16 +20,14 @@ ghost pawns (:class:`Piece`), then what lies on them (the recomputed fence's
 :class:`Hatch` and :class:`Outline`, :class:`Badge`, crossed-out pawns as :class:`Line`,
 the king map's :class:`LetterBox`, the move's :class:`Arrow`).  A back end draws each
 primitive by its type (a dispatch table) and nothing else: a new overlay is written
-here once and both pictures show it.
+here once and every picture shows it.  A square's texture (:class:`Fill`,
+:class:`Hatch`, :class:`Outline`) is plain geometry too
+(:func:`viewer.figures.textures.texture`).
 
 Line widths are :class:`Pen` rules (``max(least, side // per)`` pixels for squares of
 ``side`` pixels), so the thin lines of a small board stay visible.
 
-The legend is a scene too (:func:`legend_scene`): each item's swatch drawn as the board
-draws what it names (:class:`Tile`: a square's texture; :class:`Mark`: a badge or a king
-map's letter box; :class:`Pointer`: a short arrow; :class:`Box`, :class:`Stroke`) and its
-words (:class:`Text`).  Its coordinates are whole *pixels* from the legend's top left:
-its layout follows the fonts' metrics, which the caller measures (:class:`Measure`).
+The legend is a scene too (:mod:`viewer.figures.legend`).
 """
 
 from __future__ import annotations
@@ -41,13 +41,10 @@ import chess
 
 from logic.pawns import PawnStructure
 from viewer.model.overlay import EMPTY, Overlay
-from viewer.model.theme import LegendItem
 
 __all__ = ["Pen", "Checker", "Coord", "Fill", "Hatch", "Outline", "Line", "Dot", "Piece",
            "Tag", "Badge", "LetterBox", "Arrow", "Primitive", "PRIMITIVES", "board_scene",
-           "shown_board", "HATCHES", "OUTLINES", "Box", "Tile", "Stroke", "Mark", "Pointer", "Text",
-           "LegendPrimitive", "LEGEND_PRIMITIVES", "LegendPlan", "legend_scene", "swatch_scene",
-           "swatch_width", "Measure", "TILES", "ARROW_STYLES"]
+           "shown_board", "HATCHES", "OUTLINES", "board_grid"]
 
 HALF = Fraction(1, 2)
 
@@ -211,6 +208,14 @@ PRIMITIVES: tuple[type, ...] = (Checker, Coord, Fill, Hatch, Outline, Line, Dot,
                                 Badge, LetterBox, Arrow)
 
 
+def board_grid(x: int, y: int, w: int, h: int) -> tuple[int, int, int]:
+    """``(left, top, square)`` in pixels of the 8x8 grid of a board drawn in the box
+    ``(x, y, w, h)``: centred, with a margin for the coordinates on its left and below."""
+    margin = max(14, h // 36)
+    sq = max(8, (min(w, h) - margin) // 8)
+    return x + margin + (w - margin - 8 * sq) // 2, y + (h - margin - 8 * sq) // 2, sq
+
+
 @functools.lru_cache(maxsize=64)
 def shown_board(fen: str) -> chess.Board | None:
     """The position of a step's ``fen`` fact (None when it is not a FEN: the board on
@@ -339,8 +344,8 @@ def _pieces(board: chess.Board, ov: Overlay, grid: _Grid,
             out.append(Piece(*grid.at(s), symbol=piece.symbol()))
     if ov.ghosts is not None:
         for bb, symbol in zip(ov.ghosts, "Pp", strict=True):
-            out += _squares(bb & chess.BB_ALL, grid,
-                            lambda c, r, symbol=symbol: Piece(c, r, symbol, True))
+            out += [Piece(*grid.at(s), symbol=symbol, ghost=True)
+                    for s in chess.scan_forward(bb & chess.BB_ALL)]
     return out
 
 
@@ -392,209 +397,3 @@ def board_scene(board: chess.Board, overlay: Overlay = EMPTY, *, flipped: bool =
     out += _pieces(board, overlay, grid, hide_square)
     out += _marks(overlay, board, grid)
     return tuple(out)
-
-
-# -- the legend ---------------------------------------------------------------------------
-
-#: the textures a :class:`Tile` shows: the board's hatches, a processed square's tint, a
-#: removed pawn's rings and a ghost pawn
-TILES = (*HATCHES, "processed", "fresh", "ghost")
-#: the analysis pane's arrows: colour role -> style (solid, dashed, hollow head)
-ARROW_STYLES = {"arrow_with": "solid", "arrow_without": "dashed", "arrow_engine": "hollow"}
-
-
-class Box(NamedTuple):
-    """A rectangle of ``w`` x ``h`` pixels at ``(x, y)``: filled with colour ``role``
-    (``width`` 0) or its outline, ``width`` pixels wide inside the rectangle."""
-
-    x: int
-    y: int
-    w: int
-    h: int
-    role: str
-    width: int = 0
-
-
-class Tile(NamedTuple):
-    """The texture ``kind`` (one of :data:`TILES`) as the board draws it on a square of
-    ``side`` pixels whose top left is ``(x, y)``, cut to ``w`` x ``h`` pixels."""
-
-    x: int
-    y: int
-    w: int
-    h: int
-    kind: str
-    side: int
-
-
-class Stroke(NamedTuple):
-    """A line from ``(x0, y0)`` to ``(x1, y1)`` (pixels), ``width`` pixels wide, in
-    colour ``role``."""
-
-    x0: int
-    y0: int
-    x1: int
-    y1: int
-    role: str
-    width: int
-
-
-class Mark(NamedTuple):
-    """A board mark drawn for squares of ``side`` pixels and centred on ``(cx, cy)``:
-    ``kind`` ``fixed`` / ``holds`` / ``breaks`` a pawn's badge (:class:`Badge` with ``ok``
-    None / True / False), ``kingmap_holds`` / ``kingmap_breaks`` the king map's
-    :class:`LetterBox`; ``letter`` inside."""
-
-    cx: int
-    cy: int
-    kind: str
-    letter: str
-    side: int
-
-
-class Pointer(NamedTuple):
-    """A short arrow across the box ``(x, y, w, h)`` pointing right, in colour ``role``
-    and ``style`` (``solid``, ``dashed``, ``hollow``, ``edged``: the board's move)."""
-
-    x: int
-    y: int
-    w: int
-    h: int
-    role: str
-    style: str
-
-
-class Text(NamedTuple):
-    """A run of text whose line box's top left is ``(x, y)``, at ``px`` pixels in font
-    ``style`` (regular, bold, …) and colour ``role``."""
-
-    x: int
-    y: int
-    text: str
-    px: int
-    style: str
-    role: str
-
-
-LegendPrimitive = Box | Tile | Stroke | Mark | Pointer | Text
-#: every legend primitive type
-LEGEND_PRIMITIVES: tuple[type, ...] = (Box, Tile, Stroke, Mark, Pointer, Text)
-
-#: ``measure(text, px, style)``: the ``(width, height)`` in pixels of ``text`` drawn at
-#: ``px`` pixels in font ``style`` (the back end's fonts)
-Measure = Callable[[str, int, str], tuple[int, int]]
-
-
-def swatch_width(item: LegendItem, sw: int) -> int:
-    """The width of a legend item's swatch for swatches of ``sw`` pixels: three squares
-    for the composite ones, two for a move."""
-    if item.style == "move":
-        return 2 * sw
-    return 3 * sw + 4 if item.style in ("recompute", "arrows", "letters") else sw
-
-
-def _centre_of(x: int, y: int, w: int, h: int) -> tuple[int, int]:
-    """The centre pixel of a box (rounded down, as a pygame ``Rect``'s)."""
-    return x + w // 2, y + h // 2
-
-
-def _letters(item: LegendItem, x: int, y: int, w: int, h: int,
-             measure: Measure) -> list[LegendPrimitive]:
-    """The item's letters, as large as fit the swatch, centred on its height."""
-    px = max(8, h * 3 // 4)
-    while measure(item.letter, px, "bold")[0] > w and px > 8:
-        px -= 1
-    th = measure(item.letter, px, "bold")[1]
-    return [Text(x=x, y=y + h // 2 - th // 2, text=item.letter, px=px, style="bold",
-                 role=item.colour)]
-
-
-def _swatch_square(item: LegendItem, x: int, y: int, w: int,
-                   h: int) -> list[LegendPrimitive] | None:
-    """The swatches on a light square (None for the others)."""
-    style, light = item.style, Box(x, y, w, h, "square_light")
-    if style in ("hatch", "fence", "dots", "key", "joined", "left", "fresh", "ghost"):
-        return [light, Tile(x, y, w, h, style, w)]
-    if style in ("outline", "edge"):
-        return [light, Box(x, y, w, h, item.colour, 3)]
-    if style == "thin":
-        return [light, Box(x + 2, y + 2, w - 4, h - 4, item.colour, 2)]
-    if style == "cross":
-        return [light, Stroke(x, y, x + w, y + h, item.colour, 3),
-                Stroke(x + w, y, x, y + h, item.colour, 3)]
-    if style == "kingmap":
-        cx, cy = _centre_of(x, y, w, h)
-        return [light, Tile(x, y, w, h, item.colour, w),
-                Mark(cx, cy, item.colour, item.letter, w * 5 // 3)]
-    if style == "dfs":  # a square done (left half) and the path across, as on the board
-        pen = max(3, h // 5)
-        return [light, Tile(x, y, w // 2, h, "processed", w),
-                Stroke(x + pen, y + h // 2, x + w - pen, y + h // 2, item.colour, pen)]
-    return None
-
-
-def swatch_scene(item: LegendItem, x: int, y: int, w: int, h: int,
-                 measure: Measure) -> list[LegendPrimitive]:
-    """The primitives of ``item``'s swatch in the box ``(x, y, w, h)`` (pixels), drawn as
-    the board draws the item."""
-    square = _swatch_square(item, x, y, w, h)
-    if square is not None:
-        return square
-    style = item.style
-    if style in ("fixed", "holds", "breaks"):
-        cx, cy = _centre_of(x, y, w, h)
-        return [Mark(cx, cy, style, item.letter, w * 5 // 2)]
-    if style == "letters":
-        return _letters(item, x, y, w, h, measure)
-    if style == "recompute":  # joined, left, taken now: three squares
-        out: list[LegendPrimitive] = []
-        for k, kind in enumerate(("joined", "left", "fresh")):
-            bx = x + k * (h + 2)
-            out += [Box(bx, y, h, h, "square_light"), Tile(bx, y, h, h, kind, h)]
-        return out
-    if style == "move":
-        return [Pointer(x, y, w, h, item.colour, "edged")]
-    if style == "arrows":
-        third = w // 3
-        return [Pointer(x + k * third + 1, y, third - 2, h, role, kind)
-                for k, (role, kind) in enumerate(ARROW_STYLES.items())]
-    return []
-
-
-class LegendPlan(NamedTuple):
-    """A legend's layout (what :meth:`viewer.figures.render.Painter.legend_plan` chooses): the
-    text size ``px``, ``columns`` of ``width`` pixels in all, each item's wrapped
-    ``labels``, the font's ``line`` height, and the structure key's wrapped lines
-    (``key``, empty when there is none)."""
-
-    px: int
-    columns: int
-    width: int
-    labels: tuple[tuple[str, ...], ...]
-    line: int
-    key: tuple[str, ...] = ()
-
-
-def legend_scene(items: tuple[LegendItem, ...], plan: LegendPlan,
-                 measure: Measure) -> tuple[tuple[LegendPrimitive, ...], int]:
-    """The primitives of the legend laid out by ``plan`` (pixels from its top left) and
-    its height: row by row, in each column a swatch (:func:`swatch_scene`) and the item's
-    wrapped words, then the structure key."""
-    sw, col_w = plan.px + 6, plan.width // plan.columns
-    out: list[LegendPrimitive] = []
-    y = 0
-    for r0 in range(0, len(items), plan.columns):
-        row_h = sw
-        for i in range(r0, min(r0 + plan.columns, len(items))):
-            x = (i - r0) * col_w
-            w = swatch_width(items[i], sw)
-            out += swatch_scene(items[i], x, y + 1, w, sw - 2, measure)
-            out += [Text(x=x + w + 8, y=y + k * plan.line, text=words, px=plan.px,
-                         style="regular", role="text")
-                    for k, words in enumerate(plan.labels[i])]
-            row_h = max(row_h, len(plan.labels[i]) * plan.line)
-        y += row_h + 4
-    for words in plan.key:
-        out.append(Text(x=0, y=y, text=words, px=plan.px, style="regular", role="structure"))
-        y += plan.line
-    return tuple(out), y

@@ -1,76 +1,72 @@
 """Text that wraps and fits: the viewer's words are never cut with "…".
 
-:class:`Fonts` loads the fonts pygame_gui ships (Noto Sans regular and bold, Fira Code)
-so the drawn text matches the widgets; :func:`wrap` breaks a string into lines of at
-most a width (words longer than a line are broken between characters); :func:`fit`
-lays out a list of :class:`Block` s (text with a role: headline, body, muted...) in a
-rectangle, shrinking every role's size together until the whole text fits, down to a
-floor.  The result says whether it fitted (``fits``), so tests can assert that no text
-is lost at a window size, and the drawing code only blits what :func:`fit` placed.
+Text is measured through one small protocol, :class:`Metrics` (a back end's fonts by
+pixel size and style, each a :class:`Face` that answers what ``pygame.font.Font``
+answers): :class:`viewer.figures.fonts.Fonts` gives SDL_ttf's metrics of the fonts the
+window and the PNG draw with, and a layout made with them is translated as it is by every
+back end (the SVG places each character where the PNG draws it).  This module needs no
+pygame.
+
+:func:`wrap` breaks a string into lines of at most a width (words longer than a line are
+broken between characters); :func:`fit` lays out a list of :class:`Block` s (text with a
+role: headline, body, muted...) in a rectangle, shrinking every role's size together
+until the whole text fits, down to a floor.  The result says whether it fitted
+(``fits``), so tests can assert that no text is lost at a window size, and the drawing
+code only draws what :func:`fit` placed.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
-from importlib import resources
-from typing import NamedTuple
-
-import pygame
+from typing import NamedTuple, Protocol
 
 from viewer.model.theme import Block, Role
 
-__all__ = ["Fonts", "Block", "Placed", "Fitted", "Role", "wrap", "elide", "fit", "FLOOR_PX",
-           "font_file"]
+__all__ = ["Face", "Metrics", "FontFile", "Block", "Placed", "Fitted", "Role", "wrap", "elide",
+           "fit", "FLOOR_PX"]
 
 #: no text of the window is drawn smaller than this many pixels
 FLOOR_PX = 11
 
-_FILES = {"regular": "NotoSans-Regular.ttf", "bold": "NotoSans-Bold.ttf",
-          "italic": "NotoSans-Italic.ttf", "mono": "FiraCode-Regular.ttf"}
+
+class Face(Protocol):
+    """A font at one pixel size, as a back end measures it (the part of
+    ``pygame.font.Font`` a layout reads; every number in whole pixels)."""
+
+    def size(self, text: str, /) -> tuple[int, int]:
+        """The ``(width, height)`` of ``text`` drawn on one line."""
+
+    def get_linesize(self) -> int:
+        """The distance from one line's top to the next's."""
+
+    def get_ascent(self) -> int:
+        """The distance from a line's top to its baseline."""
+
+    def metrics(self, text: str, /) -> list[tuple[int, int, int, int, int] | None]:
+        """Per character ``(minx, maxx, miny, maxy, advance)`` (None: no glyph)."""
 
 
-class Fonts:
-    """Fonts by pixel size and style (``regular``, ``bold``, ``italic``, ``mono``), cached;
-    pygame's default font stands in when a file cannot be loaded."""
+class FontFile(NamedTuple):
+    """The TrueType file a style is drawn with and its pixels per em for each pixel of
+    size asked (1; pygame's default font: 0.6875)."""
 
-    def __init__(self) -> None:
-        if not pygame.font.get_init():
-            pygame.font.init()
-        self._cache: dict[tuple[int, str], pygame.font.Font] = {}
-
-    def get(self, px: int, style: str = "regular") -> pygame.font.Font:
-        """The font of ``style`` at ``px`` pixels."""
-        key = (max(6, int(px)), style)
-        font = self._cache.get(key)
-        if font is None:
-            font = self._cache[key] = _load(*key)
-        return font
+    path: str
+    em: float
 
 
-def font_file(style: str) -> str | None:
-    """The TrueType file :class:`Fonts` draws ``style`` with (``"plain"``: pygame's default
-    font), or None when it cannot be found."""
-    if style == "plain":
-        path = os.path.join(os.path.dirname(pygame.__file__), pygame.font.get_default_font())
-        return path if os.path.isfile(path) else None
-    try:
-        ref = resources.files("pygame_gui.data") / _FILES.get(style, _FILES["regular"])
-        path = str(ref)
-    except (ModuleNotFoundError, TypeError):
-        return None
-    return path if os.path.isfile(path) else None
+class Metrics(Protocol):
+    """A back end's fonts: the one way the figures measure text (hashable: layouts are
+    kept per metrics)."""
 
+    def __hash__(self) -> int:
+        """Metrics are kept as keys (by identity will do)."""
 
-def _load(px: int, style: str) -> pygame.font.Font:
-    try:
-        ref = resources.files("pygame_gui.data") / _FILES.get(style, _FILES["regular"])
-        with resources.as_file(ref) as path:
-            return pygame.font.Font(str(path), px)
-    except (OSError, ModuleNotFoundError, pygame.error, FileNotFoundError):
-        font = pygame.font.Font(None, int(px * 1.3))
-        font.set_bold(style == "bold")
-        return font
+    def get(self, px: int, style: str = "regular") -> Face:
+        """The font of ``style`` (``regular``, ``bold``, ``italic``, ``mono``; ``plain``:
+        the font of the board's coordinates, tags and badges) at ``px`` pixels."""
+
+    def file(self, style: str) -> FontFile | None:
+        """The file ``style`` is drawn with (None: not known; the text stays text)."""
 
 
 class Placed(NamedTuple):
@@ -96,7 +92,7 @@ class Fitted(NamedTuple):
     fits: bool
 
 
-def _break_word(font: pygame.font.Font, word: str, width: int) -> list[str]:
+def _break_word(font: Face, word: str, width: int) -> list[str]:
     """``word`` cut into pieces of at most ``width`` pixels: after a hyphen or a slash
     where one fits ("connected-" / "component"), else between characters."""
     out = []
@@ -116,7 +112,7 @@ def _break_word(font: pygame.font.Font, word: str, width: int) -> list[str]:
     return out
 
 
-def wrap(font: pygame.font.Font, text: str, width: int) -> list[str]:
+def wrap(font: Face, text: str, width: int) -> list[str]:
     """``text`` broken at spaces into lines of at most ``width`` pixels (a word wider than
     that is broken between characters); newlines start a new line.  Every character of
     ``text`` but the spaces at a break is kept, in order."""
@@ -139,7 +135,7 @@ def wrap(font: pygame.font.Font, text: str, width: int) -> list[str]:
     return lines
 
 
-def elide(font: pygame.font.Font, text: str, width: int) -> str:
+def elide(font: Face, text: str, width: int) -> str:
     """``text`` on one line of at most ``width`` pixels: whole if it fits, else its first
     words (:func:`wrap`'s first line) and "…", so that a cut is visible, never mid-word
     unless one word is wider than the line."""
@@ -149,7 +145,7 @@ def elide(font: pygame.font.Font, text: str, width: int) -> str:
     return wrap(font, text, width - font.size(" …")[0])[0].rstrip() + " …"
 
 
-def _layout(fonts: Fonts, blocks: Sequence[Block], width: int, roles: Mapping[str, Role],
+def _layout(fonts: Metrics, blocks: Sequence[Block], width: int, roles: Mapping[str, Role],
             ratio: float, gap: float) -> tuple[list[Placed], int]:
     placed: list[Placed] = []
     y = 0
@@ -165,7 +161,7 @@ def _layout(fonts: Fonts, blocks: Sequence[Block], width: int, roles: Mapping[st
     return placed, y
 
 
-def fit(fonts: Fonts, blocks: Sequence[Block], width: int, height: int,
+def fit(fonts: Metrics, blocks: Sequence[Block], width: int, height: int,
         roles: Mapping[str, Role], *, gap: float = 0.3, least: float = 0.45,
         most: float = 1.0) -> Fitted:
     """Lay ``blocks`` out in ``width`` x ``height`` pixels at the largest sizes that fit:

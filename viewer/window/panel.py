@@ -31,7 +31,8 @@ from pygame_gui.elements import (
 
 import logic
 from logic.position import PositionError, parse_epd_line
-from viewer.figures.textfit import Fonts, elide
+from viewer.figures.fonts import Fonts
+from viewer.figures.textfit import elide
 from viewer.model.actions import ACTIONS, Host, run_action, tooltip
 from viewer.model.editor import ep_candidates
 from viewer.model.library import library_entries

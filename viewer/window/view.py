@@ -183,7 +183,7 @@ class BoardView:
                self.state.options.structure_layer)
         if self._plan[0] != key:
             plan = self.painter.legend_plan(*key)
-            self._plan = (key, (plan[0], plan[3]))
+            self._plan = (key, (plan.px, plan.height))
         return self._plan[1]
 
     def banner_roles(self, layout: Layout) -> dict[str, Role]:

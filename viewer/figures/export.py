@@ -398,7 +398,7 @@ class Exporter:
         base = d.id if d else "position"
         n = 1
         while True:
-            p = self.folder / f"pawnfence-{base}-{o.side}-{o.method}-{n}{KINDS[kind]}"
+            p = self.folder / f"pawnfence-{base}-{o.side}-{o.method.name}-{n}{KINDS[kind]}"
             if not p.exists():
                 return p
             n += 1

@@ -179,7 +179,7 @@ def window_banner(state: ViewerState) -> Banner:
     proof runs or was stopped, :func:`proof_banner`)."""
     p = state.proof.proving()
     if state.playback.verdict is None and (p is not None or state.proof.note):
-        return proof_banner(state.options.method, p, state.proof.note)
+        return proof_banner(state.options.method.name, p, state.proof.note)
     shown = state.playback
     pending = proving_text(p) if p is not None and shown.other is None else ""
     b = frame_banner(shown.verdict, shown.other, shown.timeline.index,
@@ -298,7 +298,7 @@ def caption_html(state: ViewerState, search: AnalysisResult | None = None, *,
         cap = state.position.shown_caption()
         return (f"<b>{esc(cap)}</b><br>" if cap else "") + \
             f"{esc(both_sides(state.playback.verdict, state.playback.other), OWN)}{note}"
-    exp = d.expect.get(state.options.method)
+    exp = d.expect.get(state.options.method.name)
     ours = state.playback.verdict
     if exp is None:
         stated = "no verdict stated"

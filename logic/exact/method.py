@@ -31,7 +31,6 @@ from logic.exact.outcome import UNCLEAR, Outcome, Tables, outcome
 from logic.exact.prover import MAX_SECONDS, ExactError, ExactResult, check_board, solve
 from logic.exact.prover import clear_cache as clear_structures
 from logic.exact.why import NO_REASON, x_move_reason
-from logic.legend import LegendItem
 from logic.pawns import passed_pawns
 from logic.records import NO_BOARDS, Boards
 from logic.registry import METHODS, Method
@@ -113,6 +112,7 @@ class ExactMethod(Method):
     region = "below"
     listing = EXACT_LISTING
     legend = EXACT_LEGEND
+    legend_for = staticmethod(exact_legend)
 
     def __init__(self, max_seconds: float = MAX_SECONDS) -> None:
         #: the default budget of :func:`logic.detect` calls (seconds per side)
@@ -227,11 +227,6 @@ class ExactMethod(Method):
         return Verdict(color=bool(color), method=self.name, blocked=r.status == "blocked",
                        rule=ExactRule.EXACT, status=status, code=code, args=(), raw=raw, notes=(),
                        kings=(wk ^ flip, bk ^ flip), detail=detail)
-
-    def legend_for(self, code: str | None) -> tuple[LegendItem, ...]:
-        """The lines of the legend for a verdict of code ``code`` (see
-        :func:`~logic.exact.display.exact_legend`)."""
-        return exact_legend(code)
 
     def fields(self, v: Verdict) -> dict[str, Any]:
         """``status`` (blocked / breaks / unknown), ``pv`` (UCI moves), ``plies`` (its

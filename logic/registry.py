@@ -87,7 +87,8 @@ class Method:
     * :meth:`is_blocked` -- the search's interior-node test (paper 4, Figure 4);
     * :meth:`decide_board` -- for a method that is not ``static`` (the exact prover):
       one side's verdict on the ``chess.Board`` itself;
-    * :meth:`headline` -- the banner, when the method words its own;
+    * :meth:`headline` -- the banner, when the method words its own; :meth:`summary` --
+      one side's verdict in a few words, likewise;
     * :meth:`notes` -- a verdict's pawn notes, decoded from what it stores;
     * :meth:`reason` -- the one-line reason for a code of this method (None for the
       codes shared by all methods, see ``logic.explain``);
@@ -150,6 +151,11 @@ class Method:
 
     def headline(self, v: Verdict) -> str | None:
         """The banner for ``v`` when this method words its own, else None."""
+        return None
+
+    def summary(self, v: Verdict) -> str | None:
+        """One side's verdict in a few words (the window's final verdicts, "Black cannot
+        win — blockage (paper 2.3)") when this method words its own, else None."""
         return None
 
     def notes(self, stored: StoredNotes) -> tuple[Note, ...]:

@@ -1,15 +1,22 @@
-"""What the exact prover shows: its pseudo-code (:data:`EXACT_LISTING`, the Code pane's) and
+"""What the exact prover shows: its pseudo-code (:data:`EXACT_LISTING`, the Code pane's),
 the legend of its overlays (:data:`EXACT_LEGEND`: the king map, ghost pawns, the line's
-moves), which :class:`~logic.exact.method.ExactMethod` holds.
+moves) and a verdict in a few words (:func:`exact_summary`), which
+:class:`~logic.exact.method.ExactMethod` holds.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from logic.legend import LegendItem
 from logic.listing import CodeLine, Listing
-from logic.vocab import ExactCode
+from logic.vocab import ExactCode, Status
 
-__all__ = ["EXACT_LISTING", "EXACT_LEGEND", "EXACT_HOLDS", "EXACT_BREAKS", "exact_legend"]
+if TYPE_CHECKING:
+    from logic.verdict import Verdict
+
+__all__ = ["EXACT_LISTING", "EXACT_LEGEND", "EXACT_HOLDS", "EXACT_BREAKS", "exact_legend",
+           "exact_summary"]
 
 _L = CodeLine
 #: the retrograde analysis over the pawn-structure DAG: each line names the step kinds it
@@ -67,3 +74,29 @@ def exact_legend(code: str | None) -> tuple[LegendItem, ...]:
     if code is not None:
         return tuple(i for i in items if i.style != "kingmap")
     return items
+
+
+def exact_summary(v: Verdict) -> str | None:
+    """An exact verdict in a few words: proved, a forced promotion (or mate, or the
+    defender's) with its outcome, unknown (out of time or memory) or a horizon; None for
+    a verdict that is not the prover's answer (pieces, an illegal position)."""
+    from logic.exact.method import DEFENDER_PROMOTES  # the method imports this module
+
+    if v.code == ExactCode.PROVED:
+        return f"{v.side} cannot win — proved ({v.method})"
+    if v.code == ExactCode.BREAKS:
+        ends = getattr(getattr(v.detail, "result", None), "ends", "")
+        if ends == DEFENDER_PROMOTES:  # a blockage that ends, no win
+            return f"{v.side}: the blockage ends, the defender forced to promote ({v.method})"
+        told = getattr(v.detail, "outcome", None)
+        short = told.short if told is not None else "outcome not proved"
+        what = "forces mate" if ends == "mate" else "forces a promotion"
+        return f"{v.side} {what}: {short} — proved ({v.method})"
+    if v.status == Status.UNKNOWN:
+        if getattr(getattr(v.detail, "result", None), "ran_out", "") == "memory":
+            return f"{v.side}: unknown — memory ({v.method}: out of memory, no guess)"
+        return f"{v.side}: unknown ({v.method}: out of time, no guess)"
+    if v.status == Status.HORIZON:
+        n = getattr(getattr(v.detail, "result", None), "horizon", 0)
+        return f"{v.side}: no promotion within {n} plies — proved horizon ({v.method})"
+    return None

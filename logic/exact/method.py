@@ -26,7 +26,7 @@ import chess
 
 from logic.bitboards import file_set
 from logic.exact.budget import Clock
-from logic.exact.display import EXACT_LEGEND, EXACT_LISTING, exact_legend
+from logic.exact.display import EXACT_LEGEND, EXACT_LISTING, exact_legend, exact_summary
 from logic.exact.outcome import UNCLEAR, Outcome, Tables, outcome
 from logic.exact.prover import MAX_SECONDS, ExactError, ExactResult, check_board, solve
 from logic.exact.prover import clear_cache as clear_structures
@@ -110,9 +110,8 @@ class ExactMethod(Method):
     codes = tuple(ExactCode)
     king_section = ExactRule.EXACT
     region = "below"
-    listing = EXACT_LISTING
-    legend = EXACT_LEGEND
-    legend_for = staticmethod(exact_legend)
+    listing, legend = EXACT_LISTING, EXACT_LEGEND
+    legend_for, summary = staticmethod(exact_legend), staticmethod(exact_summary)
 
     def __init__(self, max_seconds: float = MAX_SECONDS) -> None:
         #: the default budget of :func:`logic.detect` calls (seconds per side)

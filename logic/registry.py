@@ -110,7 +110,7 @@ class Method:
     max_seconds = 0.0
     rules: tuple[Rule, ...] = ()
     codes: tuple[Code, ...] = ()
-    kingmap_codes: frozenset[str] = frozenset()
+    kingmap_codes: frozenset[Code] = frozenset()
     king_section: Rule | None = None
     region = "below"
     listing: Listing | None = None

@@ -185,3 +185,23 @@ def test_the_window_cycles_to_the_toy_with_its_legend_code_and_compare_row(toy, 
     assert a.close() is None
     assert load_settings_checked().settings.method == "toy"  # saved by name
 
+
+
+def test_every_method_carries_its_words_listing_and_legend(toy: ToyMethod) -> None:
+    """What the tools show of a method is on the method: a label and title, its own rules
+    with headings (no two methods introduce the same), a listing whose lines name step
+    kinds, and a legend drawn in the overlay's styles (:data:`logic.legend.STYLES`)."""
+    from logic.legend import STYLES
+
+    introduced: list[logic.Rule] = []
+    for m in logic.METHODS.values():
+        assert m.label and m.title and m.rules, m
+        assert all(isinstance(r, logic.Rule) and r.heading for r in m.rules), m
+        introduced += m.rules
+        assert m.listing is not None and any(line.kinds for line in m.listing.lines), m
+        assert m.legend and {i.style for i in m.legend} <= STYLES, m
+        assert m.legend_for(None) == m.legend
+    assert len(introduced) == len(set(introduced))
+    assert [m.name for m in logic.METHODS.values() if m.proves] == ["exact"]
+    assert sorted(m.name for m in logic.METHODS.values() if m.cross_checked) == \
+        ["flood", "paper"]

@@ -153,6 +153,7 @@ def test_the_window_cycles_to_the_toy_with_its_legend_code_and_compare_row(toy, 
     pytest.importorskip("pygame_gui")
     from tests.test_viewer import frames, key
     from tests.test_viewer_window import show_pane, until
+    from viewer.model.actions import help_lines
     from viewer.model.settings import Settings, load_settings_checked
     from viewer.window.app import App
 
@@ -167,6 +168,7 @@ def test_the_window_cycles_to_the_toy_with_its_legend_code_and_compare_row(toy, 
     assert a.panel.method_menu.selected_option[0] == toy.label
     assert a.state.playback.verdict.method == "toy" and a.state.playback.verdict.blocked
     assert TOY_LEGEND in a.state.legend()  # the window's legend: the toy's own
+    assert any(toy.label in words for _keys, words in help_lines())  # H: the M key's line
     # the Code pane: the toy's listing, the line of the step on show
     show_pane(a, "code")
     frames(a, [key(pygame.K_RIGHT)])

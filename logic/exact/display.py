@@ -80,13 +80,11 @@ def exact_summary(v: Verdict) -> str | None:
     """An exact verdict in a few words: proved, a forced promotion (or mate, or the
     defender's) with its outcome, unknown (out of time or memory) or a horizon; None for
     a verdict that is not the prover's answer (pieces, an illegal position)."""
-    from logic.exact.method import DEFENDER_PROMOTES  # the method imports this module
-
     if v.code == ExactCode.PROVED:
         return f"{v.side} cannot win — proved ({v.method})"
     if v.code == ExactCode.BREAKS:
         ends = getattr(getattr(v.detail, "result", None), "ends", "")
-        if ends == DEFENDER_PROMOTES:  # a blockage that ends, no win
+        if ends == "defender-promotion":  # a blockage that ends, no win
             return f"{v.side}: the blockage ends, the defender forced to promote ({v.method})"
         told = getattr(v.detail, "outcome", None)
         short = told.short if told is not None else "outcome not proved"

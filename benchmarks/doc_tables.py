@@ -7,9 +7,9 @@ from here.
 
 Two kinds of table:
 
-* **built** tables (``keys``, ``mouse``, ``actions``, ``methods``, ``library``, ``cli``)
-  are computed in this process from the code itself (the viewer's action table, the
-  method registry, the diagram library and its verdicts, the argparse parsers).  They do
+* **built** tables (``keys``, ``mouse``, ``actions``, ``methods``, ``rules``, ``library``,
+  ``cli``) are computed in this process from the code itself (the viewer's action table,
+  the method registry, the diagram library and its verdicts, the argparse parsers).  They do
   not depend on the machine; ``tests/test_docs.py`` builds them and compares them with
   the checked-in files.
 * **measured** tables run a command (a script of ``benchmarks/`` or a ``pawnfence``
@@ -97,6 +97,17 @@ def build_methods() -> str:
                     rows)
 
 
+def build_rules() -> str:
+    """Every rule a verdict can cite, with its heading: the shared ones, then each method's
+    own (``Method.rules``), in the registry's order."""
+    import logic
+
+    rows = [[f"`{r}`", "every method", r.heading] for r in logic.SharedRule]
+    rows += [[f"`{r}`", f"`{m.name}`", r.heading] for m in logic.METHODS.values()
+             for r in m.rules]
+    return md_table(["rule", "introduced by", "heading"], rows)
+
+
 def _cell(verdict: object) -> str:
     blocked = getattr(verdict, "blocked", False)
     rule = getattr(verdict, "rule", "")
@@ -170,11 +181,12 @@ class Built(NamedTuple):
     command: str
 
 
-BUILT_NAMES = ("keys", "mouse", "actions", "methods", "library", "cli", "commands")
+BUILT_NAMES = ("keys", "mouse", "actions", "methods", "rules", "library", "cli", "commands")
 BUILT: dict[str, Built] = {
     name: Built(build=fn, command=f"python benchmarks/doc_tables.py {name}")
     for name, fn in (("keys", build_keys), ("mouse", build_mouse), ("actions", build_actions),
-                     ("methods", build_methods), ("library", build_library),
+                     ("methods", build_methods), ("rules", build_rules),
+                     ("library", build_library),
                      ("cli", build_cli), ("commands", build_commands))
 }
 #: what a built table says about the machine: nothing depends on it

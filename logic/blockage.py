@@ -20,7 +20,7 @@ from logic.registry import METHODS, DetectError, get_method, get_static_method
 from logic.static import CACHE_LIMIT
 from logic.steps import Recorder, Step
 from logic.verdict import Verdict
-from logic.vocab import DEFAULT_METHOD, Rule, Status
+from logic.vocab import DEFAULT_METHOD, SharedCode, SharedRule, Status
 
 __all__ = ["detect", "detect_bitboards", "is_blocked", "prepare", "clear_cache", "cache_info",
            "METHODS", "DetectError"]
@@ -70,7 +70,8 @@ def detect(
     if len(prep) == 2:
         status, args = prep
         return Verdict(color=bool(color), method=method, blocked=False,
-                       rule=Rule.NOT_APPLICABLE, status=status, code=status, args=args,
+                       rule=SharedRule.NOT_APPLICABLE, status=status, code=SharedCode(status),
+                       args=args,
                        raw=NO_BOARDS, notes=(), kings=(0, 0))
     if m.static and key[6] is not None and board.has_legal_en_passant():
         return _en_passant(board, color, method, trace)
@@ -108,12 +109,13 @@ def _en_passant(board: chess.Board, color: chess.Color, method: str, trace: bool
         if detect(after, color, method=method).blocked:
             continue
         san = board.san(move)
-        out = Verdict(color=bool(color), method=method, blocked=False, rule=Rule.EN_PASSANT,
-                      status=Status.OK, code="en-passant", args=(san,), raw=NO_BOARDS, notes=(),
+        out = Verdict(color=bool(color), method=method, blocked=False, rule=SharedRule.EN_PASSANT,
+                      status=Status.OK, code=SharedCode.EN_PASSANT, args=(san,), raw=NO_BOARDS,
+                      notes=(),
                       kings=v.kings)
         if trace:
             out = out._replace(steps=(*v.steps, Step(
-                "en-passant", Rule.EN_PASSANT, "verdict",
+                "en-passant", SharedRule.EN_PASSANT, "verdict",
                 f"but {chess.COLOR_NAMES[color].capitalize()} may capture en passant ({san}),"
                 f" and the position after it is not proved blocked: no blockage claimed.")))
         return out

@@ -16,7 +16,7 @@ import chess
 
 from logic.records import Note
 from logic.registry import METHODS, Method
-from logic.vocab import Status
+from logic.vocab import SharedCode
 
 if TYPE_CHECKING:
     from logic.steps import Recorder
@@ -74,7 +74,7 @@ def note_reason_oriented(rec: Recorder, n: Note, ok: bool, bk: int, method: Meth
 
 
 def _not_applicable(code: str, args: tuple[Any, ...]) -> str:
-    if code == Status.PIECES:
+    if code == SharedCode.PIECES:
         return (f"not applicable: pieces other than kings and pawns on the board "
                 f"({', '.join(args)})")
     return f"not applicable: illegal position ({status_names(args[0])})"
@@ -91,11 +91,11 @@ def verdict_reason(v: Verdict) -> str:
     """Why verdict ``v`` is what it is: one line citing the rule."""
     nm = Names(v.color)
     code, args = v.code, v.args
-    if code in (Status.PIECES, Status.ILLEGAL):
+    if code in (SharedCode.PIECES, SharedCode.ILLEGAL):
         return _not_applicable(code, args)
-    if code == "material":
+    if code == SharedCode.MATERIAL:
         return f"{nm.us} has no pawns left (material)"
-    if code == "en-passant":
+    if code == SharedCode.EN_PASSANT:
         return (f"{nm.us} can capture en passant ({args[0]}), and the position after it is "
                 f"not proved blocked ({v.rule})")
     method = METHODS.get(v.method)
@@ -103,21 +103,21 @@ def verdict_reason(v: Verdict) -> str:
     if own is not None:
         return own
     wk, bk = v.kings
-    if code == "king-not-below":
+    if code == SharedCode.KING_NOT_BELOW:
         return f"{nm.us}'s king on {nm.name(wk)} is not below the fence ({v.rule})"
-    if code == "defender-below":
+    if code == SharedCode.DEFENDER_BELOW:
         return f"{nm.them}'s king on {nm.name(bk)} is below the fence too ({v.rule})"
-    if code == "capture":  # paper 3 (and the flood's drowned pawns)
+    if code == SharedCode.CAPTURE:  # paper 3 (and the flood's drowned pawns)
         return (f"{nm.name(args[0])} can take {nm.name(args[1])}: the structure changes, no "
                 f"blockage ({v.rule})")
-    if code == "zugzwang":
+    if code == SharedCode.ZUGZWANG:
         return f"{nm.them}'s king on {nm.name(bk)} has no vacant square: zugzwang ({v.rule})"
-    if code == "pawn":
+    if code == SharedCode.PAWN:
         for n in v.note_tuples:
             if n.square == args[0]:
                 ok = n.ok and (n.kmask is None or bool(n.kmask >> bk & 1))
                 return _pawn_text(nm, n, ok, bk, method)[:-1]
-    if code == "blocked":
+    if code == SharedCode.BLOCKED:
         fence_names = ", ".join(chess.square_name(s) for s in sorted(
             chess.scan_forward(v.fence), key=lambda s: (s & 7, s >> 3)))
         return f"blockage: fence {fence_names} holds ({v.rule})"

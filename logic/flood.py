@@ -18,12 +18,14 @@ import chess
 from logic.bitboards import BB_ALL, BB_NOT_A, BB_NOT_H, NORTH_SPAN, king_attacks_setwise
 from logic.fence import black_pawn_attacks
 from logic.kings import pawn_guard
+from logic.listing import CodeLine, Listing
 from logic.records import Boards, Note, Structure
 from logic.static import StaticMethod
 from logic.steps import Recorder
-from logic.vocab import NoteCategory, Rule
+from logic.vocab import NoteCategory, SharedCode, WikiCode, WikiRule
 
-__all__ = ["FLOOD", "FloodMethod", "FloodResult", "ram_fence", "king_flood", "flood_structure"]
+__all__ = ["FLOOD", "FloodMethod", "FloodResult", "ram_fence", "king_flood", "flood_structure",
+           "FLOOD_LISTING"]
 
 _ALL = BB_ALL
 _NOT_A = BB_NOT_A
@@ -70,7 +72,7 @@ def king_flood(w: int, b: int, rec: Recorder | None = None) -> FloodResult:
     if not fence:
         if rec is not None:
             rec.add(
-                "flood-rams", Rule.WIKI_FLOOD, "ram fence",
+                "flood-rams", WikiRule.FLOOD, "ram fence",
                 f"Fewer than three rams ({rec.us} pawns blocked by {rec.them} pawns): "
                 f"no ram fence.{rec.view_note}",
                 rams=w & (b >> 8),
@@ -78,7 +80,7 @@ def king_flood(w: int, b: int, rec: Recorder | None = None) -> FloodResult:
         return FloodResult(False, 0, 0, 0, "rams")
     if rec is not None:
         rec.add(
-            "flood-fence", Rule.WIKI_FLOOD, "ram fence",
+            "flood-fence", WikiRule.FLOOD, "ram fence",
             f"Ram fence: rams {rec.names(w & (b >> 8))}, the {rec.us} pawns blocked behind "
             f"them, and every square a {rec.them} pawn attacks.{rec.view_note}",
             changed=fence, fence=fence, rams=w & (b >> 8),
@@ -91,7 +93,7 @@ def king_flood(w: int, b: int, rec: Recorder | None = None) -> FloodResult:
     cycles = 0
     if rec is not None:
         rec.add(
-            "flood-start", Rule.WIKI_FLOOD, "flood cycle 0",
+            "flood-start", WikiRule.FLOOD, "flood cycle 0",
             f"The {rec.us} king's flood starts on its first rank and below the fence's "
             f"lowest square {rec.name(low.bit_length() - 1)}.",
             changed=flood, fence=fence, flood=flood, above=above,
@@ -102,7 +104,7 @@ def king_flood(w: int, b: int, rec: Recorder | None = None) -> FloodResult:
         if flood == before:
             if rec is not None:
                 rec.add(
-                    "flood-stop", Rule.WIKI_FLOOD, "flood stopped",
+                    "flood-stop", WikiRule.FLOOD, "flood stopped",
                     "The flood does not grow any more: the fence holds.",
                     fence=fence, flood=flood, above=above, drowned=drowned,
                 )
@@ -110,7 +112,7 @@ def king_flood(w: int, b: int, rec: Recorder | None = None) -> FloodResult:
         cycles += 1
         if rec is not None:
             rec.add(
-                "flood-cycle", Rule.WIKI_FLOOD, f"flood cycle {cycles}",
+                "flood-cycle", WikiRule.FLOOD, f"flood cycle {cycles}",
                 f"Flood cycle {cycles}: the king region grows by one step "
                 f"({(flood & ~before).bit_count()} new squares).",
                 changed=flood & ~before, fence=fence, flood=flood, above=above,
@@ -119,7 +121,7 @@ def king_flood(w: int, b: int, rec: Recorder | None = None) -> FloodResult:
         if flood & above:
             if rec is not None:
                 rec.add(
-                    "flood-breakthrough", Rule.WIKI_FLOOD, "breakthrough",
+                    "flood-breakthrough", WikiRule.FLOOD, "breakthrough",
                     f"The flood reaches {rec.names(flood & above)}, above the fence: "
                     "the fence is penetrable.",
                     changed=flood & above, fence=fence, flood=flood, above=above,
@@ -134,7 +136,7 @@ def king_flood(w: int, b: int, rec: Recorder | None = None) -> FloodResult:
             if rec is not None:
                 joined, left = fence & ~old, old & ~fence
                 rec.add(
-                    "flood-drown", Rule.WIKI_FLOOD,
+                    "flood-drown", WikiRule.FLOOD,
                     f"fence recomputed after {rec.names(hit)} drowned",
                     f"The flood reaches undefended {rec.them} pawn(s) {rec.names(hit)}: "
                     "they are captured and the ram fence is recomputed: "
@@ -156,9 +158,9 @@ def flood_structure(w: int, b: int, rec: Recorder | None = None) -> Structure:
     if not res.closed:
         raw = Boards(fixed=0, marked=fence, fence=fence, below=flood, removed=0, flood=flood,
                      drowned=drowned, kmask=_ALL)
-        code = "flood-rams" if res.why == "rams" else "flood-breakthrough"
-        return Structure(fail_rule=Rule.WIKI_FLOOD, code=code, args=(), boards=raw, notes=(),
-                         kmask=_ALL, used="", guard=0)
+        code = WikiCode.RAMS if res.why == "rams" else WikiCode.BREAKTHROUGH
+        return Structure(fail_rule=WikiRule.FLOOD, code=code, args=(), boards=raw, notes=(),
+                         kmask=_ALL, used=None, guard=0)
     bf = b & ~drowned
     b_att = black_pawn_attacks(bf)
     chain = w & fence
@@ -171,7 +173,7 @@ def flood_structure(w: int, b: int, rec: Recorder | None = None) -> Structure:
         t = (hit & -hit).bit_length() - 1
         if rec is not None:
             rec.add(
-                "capture", Rule.WIKI_DYNAMIC, "a pawn can capture",
+                "capture", WikiRule.DYNAMIC, "a pawn can capture",
                 f"{rec.name(p)} can take {rec.name(t)} (a {rec.them} pawn the flood drowned): "
                 "the structure changes, no blockage (the wiki counts only non-lever pawns).",
                 changed=(1 << p) | (1 << t), square=p, fence=fence, flood=flood,
@@ -179,10 +181,10 @@ def flood_structure(w: int, b: int, rec: Recorder | None = None) -> Structure:
             )
         raw = Boards(fixed=chain, marked=fence, fence=fence, below=flood, removed=0, flood=flood,
                      drowned=drowned, kmask=_ALL)
-        return Structure(fail_rule=Rule.WIKI_DYNAMIC, code="capture", args=(p, t), boards=raw,
-                         notes=(), kmask=_ALL, used="", guard=0)
+        return Structure(fail_rule=WikiRule.DYNAMIC, code=SharedCode.CAPTURE, args=(p, t),
+                         boards=raw, notes=(), kmask=_ALL, used=None, guard=0)
     notes: list[Note] = [Note(square=p, category=NoteCategory.FENCE_LEVER, ok=False,
-                              rule=Rule.WIKI_DYNAMIC, code="chain-lever", target=None, kmask=None)
+                              rule=WikiRule.DYNAMIC, code="chain-lever", target=None, kmask=None)
                          for p in chess.scan_forward(chain & b_att)]
     kmask = _ALL
     for p in chess.scan_forward(w & ~fence):
@@ -193,20 +195,20 @@ def flood_structure(w: int, b: int, rec: Recorder | None = None) -> Structure:
             guard = span | ((span << 1) & _NOT_A & _ALL) | ((span >> 1) & _NOT_H)
             if bf & guard:
                 notes.append(Note(square=p, category=NoteCategory.ABOVE, ok=False,
-                                  rule=Rule.WIKI_DYNAMIC, code="above-not-passed", target=None,
+                                  rule=WikiRule.DYNAMIC, code="above-not-passed", target=None,
                                   kmask=None))
             else:
                 kmask &= span
                 notes.append(Note(square=p, category=NoteCategory.ABOVE, ok=True,
-                                  rule=Rule.WIKI_DYNAMIC, code="above", target=None, kmask=span))
+                                  rule=WikiRule.DYNAMIC, code="above", target=None, kmask=span))
     fail = next((note for note in notes if not note.ok), None)
     raw = Boards(fixed=chain, marked=fence, fence=fence, below=flood, removed=0, flood=flood,
                  drowned=drowned, kmask=kmask)
-    used = Rule.WIKI_DYNAMIC if notes else Rule.WIKI_FLOOD
+    used = WikiRule.DYNAMIC if notes else WikiRule.FLOOD
     if fail is not None:
-        return Structure(fail_rule=fail.rule, code="pawn", args=(fail.square,), boards=raw,
+        return Structure(fail_rule=fail.rule, code=SharedCode.PAWN, args=(fail.square,), boards=raw,
                          notes=tuple(notes), kmask=kmask, used=used, guard=pawn_guard(w, b))
-    return Structure(fail_rule=None, code="", args=(), boards=raw, notes=tuple(notes),
+    return Structure(fail_rule=None, code=SharedCode.NONE, args=(), boards=raw, notes=tuple(notes),
                      kmask=kmask, used=used, guard=pawn_guard(w, b))
 
 
@@ -228,8 +230,36 @@ def _below_note(p: int, bf: int, b_att: int, chain: int) -> Note:
 
 def _below(p: int, ok: bool, code: str, target: int | None) -> Note:
     """The note of a dynamic pawn below the fence (wiki)."""
-    return Note(square=p, category=NoteCategory.BELOW, ok=ok, rule=Rule.WIKI_DYNAMIC, code=code,
+    return Note(square=p, category=NoteCategory.BELOW, ok=ok, rule=WikiRule.DYNAMIC, code=code,
                 target=target, kmask=None)
+
+
+_L = CodeLine
+#: the pseudo-code of the wiki's flood: each line names the step kinds it stands for
+FLOOD_LISTING = Listing("Chessprogramming wiki: forms_fence4white and the dynamic pawns", (
+    _L(0, "forms_fence4white(wPawns, bPawns):"),
+    _L(1, "fence ← rams: White pawns blocked by Black pawns"),
+    _L(1, "if fewer than 3 rams: return false", ("flood-rams",)),
+    _L(1, "fence += own pawns blocked behind them + Black pawn attacks",
+       ("flood-fence",)),
+    _L(1, "flood ← rank 1 + the squares below the fence's lowest square", ("flood-start",)),
+    _L(1, "above ← squares above the fence's highest square"),
+    _L(1, "loop:"),
+    _L(2, "flood ← (flood + king steps from it) minus the fence", ("flood-cycle",)),
+    _L(2, "if the flood did not grow: return true  # the fence holds",
+       ("flood-stop",)),
+    _L(2, "if flood meets above: return false  # breakthrough",
+       ("flood-breakthrough",)),
+    _L(2, "if flood meets bPawns: drown them; fence ← recomputed", ("flood-drown",)),
+    _L(0, ""),
+    _L(0, "then the page's rules:"),
+    _L(1, "a White pawn can take a drowned pawn: no blockage", ("capture",)),
+    _L(1, "White's king in the flood, Black's outside it", ("kings",)),
+    _L(1, "Black's king has a vacant square (no zugzwang)", ("zugzwang",)),
+    _L(1, "each dynamic pawn: passed above with the king in front; below: no lever, "
+          "ends rammed", ("classify",)),
+    _L(1, "return the verdict", ("verdict",)),
+))
 
 
 class FloodMethod(StaticMethod):
@@ -239,18 +269,22 @@ class FloodMethod(StaticMethod):
     name = "flood"
     label = "wiki flood"
     title = "Chessprogramming wiki, Blockage Detection: forms_fence4white"
-    king_section = Rule.WIKI_FLOOD
+    cross_checked = True
+    rules = tuple(WikiRule)
+    codes = tuple(WikiCode)
+    king_section = WikiRule.FLOOD
     region = "flood"
-    structural = frozenset(("capture", "flood-rams", "flood-breakthrough"))
+    structural = frozenset((SharedCode.CAPTURE, WikiCode.RAMS, WikiCode.BREAKTHROUGH))
+    listing = FLOOD_LISTING
 
     def structure(self, w: int, b: int, rec: Recorder | None = None) -> Structure:
         return flood_structure(w, b, rec)
 
     def reason(self, v: Any, name: Any) -> str | None:
         code = v.code
-        if code == "flood-rams":
+        if code == WikiCode.RAMS:
             return f"fewer than three rams, no ram fence ({v.rule})"
-        if code == "flood-breakthrough":
+        if code == WikiCode.BREAKTHROUGH:
             top = v.boards.flood.bit_length() - 1
             return f"no fence: the king flood breaks through to {name.name(top)} ({v.rule})"
         return None

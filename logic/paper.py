@@ -20,12 +20,13 @@ from typing import Any, NamedTuple
 import chess
 
 from logic.bitboards import BB_NOT_A, BB_NOT_H, NORTH_SPAN
-from logic.fence import ccl_labels, dfs_fence, figure8_fast, file_bytes, king_reach, marking
+from logic.fence import ccl_labels, dfs_fence, figure8_fast, file_bytes, marking
+from logic.paper_words import PAPER_LISTING, paper_note_text, paper_reason
 from logic.records import Boards, Note, NoteSeed, StoredNotes, Structure
 from logic.static import CACHE_LIMIT, StaticMethod
 from logic.steps import Recorder
 from logic.verdict import Verdict
-from logic.vocab import DEFAULT_METHOD, NoteCategory, Rule, Status
+from logic.vocab import DEFAULT_METHOD, NoteCategory, PaperCode, PaperRule, SharedCode, Status
 
 __all__ = ["PAPER", "PaperMethod", "paper_structure", "cannot_hold", "classify",
            "Classification", "paper_notes", "CODES_32", "SECTIONS"]
@@ -127,13 +128,13 @@ def paper_structure(
     b_att, fixed, marked, files = premarked or marking(w, b)
     if rec is not None:
         rec.add(
-            "mark-fixed", Rule.PAPER_2_2, "marking",
+            "mark-fixed", PaperRule.S2_2, "marking",
             f"{rec.us}'s fixed pawns (blocked by a {rec.them} pawn or a fixed {rec.us} pawn, "
             f"unable to capture): {rec.names(fixed)}.{rec.view_note}",
             changed=fixed, fixed=fixed, marked=fixed,
         )
         rec.add(
-            "mark-attacks", Rule.PAPER_2_2, "marking",
+            "mark-attacks", PaperRule.S2_2, "marking",
             f"Squares attacked by {rec.them} pawns: {rec.names(b_att & ~fixed)}. Together "
             f"with the fixed pawns these are the squares {rec.us}'s king cannot step into.",
             changed=b_att & ~fixed, fixed=fixed, marked=marked,
@@ -146,10 +147,10 @@ def paper_structure(
     else:
         fence = figure8_fast(file_bytes(marked))
     if not fence:
-        return Structure(fail_rule=Rule.PAPER_2_3, code="no-fence", args=(),
+        return Structure(fail_rule=PaperRule.S2_3, code=PaperCode.NO_FENCE, args=(),
                          boards=Boards(fixed=fixed, marked=marked, fence=0, below=0, removed=0,
                                        flood=0, drowned=0, kmask=_ALL),
-                         notes=(), kmask=_ALL, used="", guard=0)
+                         notes=(), kmask=_ALL, used=None, guard=0)
     sf = fence | (fence >> 8)
     sf |= sf >> 16
     sf |= sf >> 32
@@ -164,7 +165,7 @@ def paper_structure(
         b_att, fixed, marked, files = marking(w, bp)
         if rec is not None:
             rec.add(
-                "remove-below", Rule.PAPER_3, "pawns below the fence removed",
+                "remove-below", PaperRule.S3, "pawns below the fence removed",
                 f"{rec.them} pawn(s) {rec.names(gone)} stand below the fence where {rec.us}'s "
                 f"king may capture them: removed; {rec.us} pawns behind them become dynamic "
                 "and the fence is recomputed.",
@@ -175,8 +176,8 @@ def paper_structure(
         if not fence:
             raw = Boards(fixed=fixed, marked=marked, fence=0, below=0, removed=removed, flood=0,
                          drowned=0, kmask=_ALL)
-            return Structure(fail_rule=Rule.PAPER_3, code="removal-breaks", args=(), boards=raw,
-                             notes=(), kmask=_ALL, used="", guard=0)
+            return Structure(fail_rule=PaperRule.S3, code=PaperCode.REMOVAL_BREAKS, args=(),
+                             boards=raw, notes=(), kmask=_ALL, used=None, guard=0)
         sf = fence | (fence >> 8)
         sf |= sf >> 16
         sf |= sf >> 32
@@ -190,7 +191,7 @@ def paper_structure(
         p, t = _capture_args(w & rm_att, removed)
         if rec is not None:
             rec.add(
-                "capture", Rule.PAPER_3, "a pawn can capture",
+                "capture", PaperRule.S3, "a pawn can capture",
                 f"{rec.name(p)} can take {rec.name(t)}: the structure changes, no blockage "
                 f"(paper 3: no {rec.us} pawn may be able to capture a {rec.them} pawn).",
                 changed=(1 << p) | (1 << t), square=p, fence=fence, below=below,
@@ -198,14 +199,14 @@ def paper_structure(
             )
         raw = Boards(fixed=fixed, marked=marked, fence=fence, below=below, removed=removed,
                      flood=below, drowned=0, kmask=_ALL)
-        return Structure(fail_rule=Rule.PAPER_3, code="capture", args=(p, t), boards=raw,
-                         notes=(), kmask=_ALL, used="", guard=0)
+        return Structure(fail_rule=PaperRule.S3, code=SharedCode.CAPTURE, args=(p, t), boards=raw,
+                         notes=(), kmask=_ALL, used=None, guard=0)
     guard = w | b | ((w << 7) & _NOT_H) | ((w << 9) & _NOT_A)  # kings.pawn_guard, inline
     if not w & ~fixed:
         raw = Boards(fixed=fixed, marked=marked, fence=fence, below=below, removed=removed,
                      flood=below, drowned=0, kmask=_ALL)
-        return Structure(fail_rule=None, code="", args=(), boards=raw, notes=(), kmask=_ALL,
-                         used=Rule.PAPER_2_3, guard=guard)
+        return Structure(fail_rule=None, code=SharedCode.NONE, args=(), boards=raw, notes=(),
+                         kmask=_ALL, used=PaperRule.S2_3, guard=guard)
     # 3.1-3.4: every dynamic white pawn, on the board without the removed pawns.
     c = classify(w, bp, fixed, b_att, fence, sf)
     raw = Boards(fixed=fixed, marked=marked, fence=fence, below=below, removed=removed,
@@ -213,11 +214,11 @@ def paper_structure(
     seed = NoteSeed(w=w, bp=bp, fixed=fixed, b_att=b_att, fence=fence, sf=sf)
     fail = c.fail
     if fail >= 0:
-        rule = Rule.PAPER_3_2 if c.fail_32 >> fail & 1 else Rule.PAPER_3_3
-        return Structure(fail_rule=rule, code="pawn", args=(fail,), boards=raw, notes=seed,
+        rule = PaperRule.S3_2 if c.fail_32 >> fail & 1 else PaperRule.S3_3
+        return Structure(fail_rule=rule, code=SharedCode.PAWN, args=(fail,), boards=raw, notes=seed,
                          kmask=c.kmask, used=SECTIONS[c.used], guard=guard)
-    return Structure(fail_rule=None, code="", args=(), boards=raw, notes=seed, kmask=c.kmask,
-                     used=SECTIONS[c.used], guard=guard)
+    return Structure(fail_rule=None, code=SharedCode.NONE, args=(), boards=raw, notes=seed,
+                     kmask=c.kmask, used=SECTIONS[c.used], guard=guard)
 
 
 def _recompute(rec: Recorder, old: int, marked: int, removed: int) -> int:
@@ -229,7 +230,7 @@ def _recompute(rec: Recorder, old: int, marked: int, removed: int) -> int:
     fence = dfs_fence(marked)  # the untraced search finds the traced one's fence (tests)
     if fence and fence == old:
         rec.add(
-            "fence-recomputed", Rule.PAPER_3, "fence recomputed",
+            "fence-recomputed", PaperRule.S3, "fence recomputed",
             f"Figure 8's search runs again on the new marked squares: the fence comes out "
             f"unchanged ({rec.names(fence)}).",
             facts=(("unchanged", True),), fence=fence, marked=marked, removed=removed,
@@ -240,7 +241,7 @@ def _recompute(rec: Recorder, old: int, marked: int, removed: int) -> int:
     if fence:
         joined, left = fence & ~old, old & ~fence
         rec.add(
-            "fence-recomputed", Rule.PAPER_3, "fence recomputed",
+            "fence-recomputed", PaperRule.S3, "fence recomputed",
             "The fence changed: " + "; ".join(f"{rec.names(bb)} {verb} it" for bb, verb in
                                               ((left, "left"), (joined, "joined")) if bb) + ".",
             changed=joined | left, facts=(("unchanged", False),), fence=fence, marked=marked,
@@ -258,7 +259,7 @@ def _capture_args(takers: int, targets: int) -> tuple[int, int]:
 
 
 #: the sections a blockage can rest on, least to most specific (``used`` indexes this)
-SECTIONS = (Rule.PAPER_2_3, Rule.PAPER_3_1, Rule.PAPER_3_3, Rule.PAPER_3_2, Rule.PAPER_3_4)
+SECTIONS = (PaperRule.S2_3, PaperRule.S3_1, PaperRule.S3_3, PaperRule.S3_2, PaperRule.S3_4)
 
 
 def _alone_files(w: int) -> int:
@@ -388,33 +389,33 @@ def _paper_note(p: int, seed: NoteSeed, c: Classification, alone: int) -> Note:
     """The :class:`~logic.records.Note` of the dynamic pawn on ``p`` (see :func:`paper_notes`)."""
     bp, b_att = seed.bp, seed.b_att
     if c.above >> p & 1:
-        return Note(square=p, category=NoteCategory.ABOVE, ok=True, rule=Rule.PAPER_3_1,
+        return Note(square=p, category=NoteCategory.ABOVE, ok=True, rule=PaperRule.S3_1,
                     code="above", target=None, kmask=_NORTH_SPAN[p])
     if c.on >> p & 1:
         i = _code_32(p, bp, alone, b_att)
-        return Note(square=p, category=NoteCategory.ON, ok=i == 7, rule=Rule.PAPER_3_2,
+        return Note(square=p, category=NoteCategory.ON, ok=i == 7, rule=PaperRule.S3_2,
                     code=CODES_32["on"][i], target=p, kmask=None)
     if c.lever >> p & 1:
-        return Note(square=p, category=NoteCategory.BELOW, ok=False, rule=Rule.PAPER_3_3,
+        return Note(square=p, category=NoteCategory.BELOW, ok=False, rule=PaperRule.S3_3,
                     code="lever", target=p, kmask=None)
     ahead = c.stops & _NORTH_SPAN[p]
     sbit = ahead & -ahead
     s = sbit.bit_length() - 1
     below = NoteCategory.BELOW
     if seed.w & sbit:
-        return Note(square=p, category=below, ok=True, rule=Rule.PAPER_3_3, code="own",
+        return Note(square=p, category=below, ok=True, rule=PaperRule.S3_3, code="own",
                     target=s, kmask=None)
     if bp & sbit:
-        return Note(square=p, category=below, ok=True, rule=Rule.PAPER_3_3, code="ram",
+        return Note(square=p, category=below, ok=True, rule=PaperRule.S3_3, code="ram",
                     target=s, kmask=None)
     if c.s34 & sbit:
-        return Note(square=p, category=below, ok=True, rule=Rule.PAPER_3_4, code="reach-34",
+        return Note(square=p, category=below, ok=True, rule=PaperRule.S3_4, code="reach-34",
                     target=s, kmask=_FILES[s & 7])
     if seed.fence & sbit:
         i = _code_32(s, bp, alone, b_att)
-        return Note(square=p, category=below, ok=i == 7, rule=Rule.PAPER_3_2,
+        return Note(square=p, category=below, ok=i == 7, rule=PaperRule.S3_2,
                     code=CODES_32["reach"][i], target=s, kmask=None)
-    return Note(square=p, category=below, ok=False, rule=Rule.PAPER_3_3, code="engage",
+    return Note(square=p, category=below, ok=False, rule=PaperRule.S3_3, code="engage",
                 target=s, kmask=None)
 
 
@@ -422,10 +423,6 @@ def _code_32(s: int, bp: int, alone: int, b_att: int) -> int:
     """Which of 3.2's conditions hold at ``s``: two << 2 | only << 1 | front."""
     return ((s < 48 and bp >> (s + 16) & 1) << 2 | (alone >> s & 1) << 1
             | (not b_att >> (s + 8) & 1))
-
-
-# --------------------------------------------------------------------------
-# wiki flood method
 
 
 # --------------------------------------------------------------------------------------
@@ -438,9 +435,13 @@ class PaperMethod(StaticMethod):
     name = DEFAULT_METHOD
     label = "paper (David et al. 2004)"
     title = "David, Felner & Netanyahu, Blockage Detection in Pawn Endgames (2004)"
-    king_section = Rule.PAPER_2_3
+    cross_checked = True
+    rules = tuple(PaperRule)
+    codes = tuple(PaperCode)
+    king_section = PaperRule.S2_3
     region = "below"
-    structural = frozenset(("no-fence", "removal-breaks", "capture"))
+    structural = frozenset((PaperCode.NO_FENCE, PaperCode.REMOVAL_BREAKS, SharedCode.CAPTURE))
+    listing = PAPER_LISTING
 
     def structure(self, w: int, b: int, rec: Recorder | None = None) -> Structure:
         return paper_structure(w, b, rec)
@@ -478,7 +479,7 @@ class PaperMethod(StaticMethod):
         region = sum(1 << s for s in range(64) if lw and labels[s] == lw)
         same = lw and lw == lb
         rec.add(
-            "ccl", Rule.PAPER_2_3, "cross-check",
+            "ccl", PaperRule.S2_3, "cross-check",
             f"Connected-component labelling of the unmarked squares: {rec.us}'s king is in "
             f"region {lw or '-'}, {rec.them}'s king in region {lb or '-'}: "
             + ("the same region, so the marked squares do not separate them."
@@ -487,18 +488,7 @@ class PaperMethod(StaticMethod):
         )
 
     def reason(self, v: Verdict, name: Any) -> str | None:
-        code = v.code
-        us, them = name.us, name.them
-        if code == "no-fence":
-            marked = v.boards.marked
-            if dfs_fence(marked):
-                return f"no fence ({v.rule})"
-            top = king_reach(marked, v.kings[0]).bit_length() - 1
-            return f"no fence: {us}'s king reaches {name.name(top)} ({v.rule})"
-        if code == "removal-breaks":
-            return (f"no fence once the {them} pawns below it are removed: {us}'s king can "
-                    f"capture them ({v.rule})")
-        return None
+        return paper_reason(v, name)
 
     def note_text(self, name: Any, note: Note, ok: bool, bk: int) -> str | None:
         return paper_note_text(name, note, ok)
@@ -528,6 +518,8 @@ def _fast_pair(m: PaperMethod, label: str = DEFAULT_METHOD) -> PairFn:
     cache = m.structures
     decide = m.decide
     verdict = m.verdict
+    # locals, not enum members: an attribute of an enum class costs about 0.15 us a read
+    s23, ok, no_fence = PaperRule.S2_3, Status.OK, PaperCode.NO_FENCE
 
     def side(w: int, b: int, wk: int, bk: int, color: bool, b_att: int, fixed: int,
              marked: int, files: int) -> Verdict:
@@ -535,7 +527,7 @@ def _fast_pair(m: PaperMethod, label: str = DEFAULT_METHOD) -> PairFn:
             return verdict(w, b, wk, bk, color)._replace(method=label)
         if files & 0xFF != 0xFF:
             # positional: the detector's hot path (measured: see _fast_pair)
-            return Verdict(color, label, False, Rule.PAPER_2_3, Status.OK, "no-fence", (),
+            return Verdict(color, label, False, s23, ok, no_fence, (),
                            (fixed, marked, 0, 0, 0, 0, 0, _ALL), (), (wk, bk))
         key = (w, b)
         st = cache.get(key)
@@ -549,7 +541,7 @@ def _fast_pair(m: PaperMethod, label: str = DEFAULT_METHOD) -> PairFn:
         else:
             m.structure_hits += 1
         blocked, rule, code, args = decide(st, wk, bk)
-        return Verdict(color, label, blocked, rule, Status.OK, code, args, st.boards, st.notes,
+        return Verdict(color, label, blocked, rule, ok, code, args, st.boards, st.notes,
                        (wk, bk))  # positional: the detector's hot path (see _fast_pair)
 
     def pair(w: int, b: int, wk: int, bk: int) -> tuple[Verdict, Verdict]:
@@ -562,39 +554,6 @@ def _fast_pair(m: PaperMethod, label: str = DEFAULT_METHOD) -> PairFn:
                 side(w, b, wk, bk, True, b_att & _ALL, fixed & _ALL, marked & _ALL, files))
 
     return pair
-
-
-def paper_note_text(name: Any, note: Note, ok: bool) -> str | None:
-    """The words of the paper's own note codes (3.2 on / reaching the fence, 3.4)."""
-    code, target = note.code, note.target
-    if not code.startswith(("on-", "reach-")):
-        return None
-    p = name.name(note.square)
-    t = name.name(target) if target is not None else ""
-    them, us = name.them, name.us
-    two = name.name(target + 16) if target is not None and target < 48 else "?"
-    front = name.name(target + 8) if target is not None and target < 56 else "?"
-    if code == "on-ok":
-        return (f"{p} is on the fence: {them}'s pawn two squares ahead ({two}), the only "
-                f"{us} pawn on its file, and {front} is not attacked: capturing or pushing "
-                "keeps the fence")
-    if code == "reach-ok":
-        return (f"{p} can reach the fence at {t}, where the 3.2 conditions hold "
-                f"({them} pawn on {two}, only pawn on the file, {front} not attacked)")
-    if code == "reach-34":
-        tfile = chess.FILE_NAMES[target & 7] if target is not None else "?"
-        return (f"{p} can reach the fence at {t} with no {them} pawn on {two}, but the 3.4 "
-                "exception " + ("holds: " if ok else "needs ") + f"{them}'s king on the "
-                f"{tfile}-file, one fixed fence pawn on each neighbouring file on the same "
-                "rank below the 6th")
-    clauses = {
-        "no-two": f"no {them} pawn two squares ahead on {two}",
-        "not-only": f"not {us}'s only pawn on its file",
-        "front-attacked": f"{front}, the square in front, is attacked by a {them} pawn",
-    }
-    head, _, conds = code.partition("-")
-    where = f"{p} is on the fence" if head == "on" else f"{p} can reach the fence at {t}"
-    return where + ": " + "; ".join(clauses[c] for c in conds.split("+"))
 
 
 PAPER = PaperMethod()

@@ -15,6 +15,8 @@ from typing import Any, NamedTuple
 
 import chess
 
+from logic.vocab import Code, NoteCategory, Rule
+
 __all__ = ["Boards", "Note", "NoteSeed", "Structure", "NO_BOARDS", "StoredNotes"]
 
 
@@ -50,9 +52,9 @@ class Note(NamedTuple):
     must stand on for the pawn to be held (or None: no king requirement)."""
 
     square: int
-    category: str
+    category: NoteCategory
     ok: bool
-    rule: str
+    rule: Rule
     code: str
     target: int | None
     kmask: int | None
@@ -79,27 +81,29 @@ class Structure(NamedTuple):
     """The king-independent analysis of one pawn structure by a static method.
 
     ``fail_rule``/``code``/``args``: the first failure that holds whatever the kings
-    (``fail_rule`` None when there is none; ``code`` then ``""``); a ``code`` in the
+    (``fail_rule`` None when there is none; ``code`` then :attr:`~logic.vocab.SharedCode.NONE`,
+    ``""``); a ``code`` in the
     method's structural failures ends the analysis before the kings are looked at.
     ``boards``: the analysis's bitboards; ``notes``: the pawn notes, or an object the
     method decodes them from on demand; ``kmask``: where the defending king must
-    stand; ``used``: the most specific section a blockage rests on; ``guard``: the
+    stand; ``used``: the most specific section a blockage rests on (None for a structure
+    that fails whatever the kings); ``guard``: the
     squares the defending king cannot step to because of the pawns (2.3 zugzwang).
     """
 
-    fail_rule: str | None
-    code: str
+    fail_rule: Rule | None
+    code: Code
     args: tuple[Any, ...]
     boards: Boards
     notes: StoredNotes
     kmask: int
-    used: str
+    used: Rule | None
     guard: int
 
 
-def structure(fail_rule: str | None, code: str, args: tuple[Any, ...], boards: tuple[int, ...],
-              notes: StoredNotes = (), kmask: int = chess.BB_ALL, used: str = "", guard: int = 0
-              ) -> Structure:
+def structure(fail_rule: Rule | None, code: Code, args: tuple[Any, ...],
+              boards: tuple[int, ...], notes: StoredNotes = (), kmask: int = chess.BB_ALL,
+              used: Rule | None = None, guard: int = 0) -> Structure:
     """A :class:`Structure` with named boards (the slow-path constructor)."""
     return Structure(fail_rule=fail_rule, code=code, args=args, boards=Boards(*boards),
                      notes=notes, kmask=kmask, used=used, guard=guard)

@@ -21,7 +21,7 @@ from logic.records import NO_BOARDS, Structure
 from logic.registry import Method
 from logic.steps import Recorder
 from logic.verdict import Verdict
-from logic.vocab import NoteCategory, Rule, Status
+from logic.vocab import Code, NoteCategory, PaperRule, Rule, SharedCode, SharedRule, Status
 
 __all__ = ["StaticMethod", "CACHE_LIMIT"]
 
@@ -32,13 +32,15 @@ CACHE_LIMIT = 1 << 18
 class StaticMethod(Method):
     """A method whose verdict is a cached structure analysis plus the kings.
 
-    Subclasses set ``name``, ``label``, ``title``, ``king_section``, ``region`` and
-    ``structural`` (the failure codes decided before the kings) and implement
-    :meth:`structure`; they may override :meth:`shortcut` (a sound test that the side
-    cannot be blocked, taken before a structure is analysed) and :meth:`pair`.
+    Subclasses set ``name``, ``label``, ``title``, ``region``, ``structural`` (the failure
+    codes decided before the kings) and ``king_section`` (the rule the kings' failures
+    cite; the paper's 2.3 by default) and implement :meth:`structure`; they may override
+    :meth:`shortcut` (a sound test that the side cannot be blocked, taken before a
+    structure is analysed) and :meth:`pair`.
     """
 
-    structural: frozenset[str] = frozenset()
+    king_section: Rule = PaperRule.S2_3
+    structural: frozenset[Code] = frozenset()
     #: ``(blocked, rule, code, args)`` for one king placement (:func:`logic.kings.decide`
     #: with this method's parameters bound, built in ``__init__``: a closure, one call
     #: level fewer than a bound method on the detector's hot path)
@@ -104,8 +106,8 @@ class StaticMethod(Method):
 
     def material(self, wk: int, bk: int, color: bool, steps: tuple[Any, ...] = ()) -> Verdict:
         """The verdict of a side without pawns: it cannot win (material)."""
-        return Verdict(color=color, method=self.name, blocked=True, rule=Rule.MATERIAL,
-                       status=Status.OK, code="material", args=(), raw=NO_BOARDS, notes=(),
+        return Verdict(color=color, method=self.name, blocked=True, rule=SharedRule.MATERIAL,
+                       status=Status.OK, code=SharedCode.MATERIAL, args=(), raw=NO_BOARDS, notes=(),
                        kings=(wk, bk), steps=steps)
 
     def full_verdict(self, w: int, b: int, wk: int, bk: int, color: bool) -> Verdict:
@@ -141,7 +143,7 @@ class StaticMethod(Method):
         """The traced verdict: the same analysis as :meth:`verdict`, recording its steps,
         without caches or shortcuts."""
         if not w:
-            rec.add("verdict", Rule.MATERIAL, "verdict",
+            rec.add("verdict", SharedRule.MATERIAL, "verdict",
                     f"{rec.us} has no pawns and cannot win.")
             return self.material(wk, bk, color, tuple(rec.steps))
         st = self.structure(w, b, rec)
@@ -151,13 +153,13 @@ class StaticMethod(Method):
                     code=code, args=args, raw=boards, notes=st.notes, kings=(wk, bk))
         self.record_extra(rec, st, wk, bk)
         if st.code not in self.structural:
-            self._record_kings_and_pawns(rec, st, wk, bk, code, w | b)
+            self.record_kings_and_pawns(rec, st, wk, bk, code, w | b)
         rec.add("verdict", rule, "verdict", v.headline + ".", fence=boards.fence,
                 below=boards.below, marked=boards.marked)
         return v._replace(steps=tuple(rec.steps))
 
-    def _record_kings_and_pawns(self, rec: Recorder, st: Structure, wk: int, bk: int,
-                                code: str, pawns: int = 0) -> None:
+    def record_kings_and_pawns(self, rec: Recorder, st: Structure, wk: int, bk: int,
+                               code: Code, pawns: int = 0) -> None:
         """The kings' step and one step per dynamic pawn; a pawn whose verdict needs the
         defending king on certain squares (3.1, 3.4) carries them (``kmask``: where it
         may stand, not below the fence, not on a pawn of ``pawns``)."""
@@ -169,11 +171,11 @@ class StaticMethod(Method):
             f"{rec.name(bk)} is {'below it too' if below >> bk & 1 else 'not below it'}.",
             changed=(1 << wk) | (1 << bk), fence=fence, below=below,
         )
-        if code in ("king-not-below", "defender-below"):
+        if code in (SharedCode.KING_NOT_BELOW, SharedCode.DEFENDER_BELOW):
             return
-        has = ("no vacant square: zugzwang" if code == "zugzwang"
+        has = ("no vacant square: zugzwang" if code == SharedCode.ZUGZWANG
                else "a vacant square to step into")
-        rec.add("zugzwang", Rule.PAPER_2_3, "zugzwang", f"{rec.them}'s king has {has}.",
+        rec.add("zugzwang", PaperRule.S2_3, "zugzwang", f"{rec.them}'s king has {has}.",
                 changed=1 << bk, fence=fence, below=below)
         for n in self.notes(st.notes):
             ok = n.ok and (n.kmask is None or bool(n.kmask >> bk & 1))

@@ -4,30 +4,37 @@ from __future__ import annotations
 
 import chess
 
+from logic.registry import METHODS
 from logic.verdict import Verdict
 from logic.vocab import Status
 
 __all__ = ["text_board", "legend", "LEGEND", "KING_MAP_LEGEND"]
 
 LEGEND = "legend: # fence   x marked   : king side (below/flood)   * removed/drowned pawn"
-#: the exact prover's king map, by whether the verdict is a blockage (True) or not
-KING_MAP_LEGEND = {True: "        H defending king holds here (exact king map)",
-                   False: "        B attacking king forces a promotion from here (exact king map)"}
+#: a prover's king map line, by whether the verdict is a blockage (True); ``{}`` is the
+#: method's name
+KING_MAP_LEGEND = {True: "        H defending king holds here ({} king map)",
+                   False: "        B attacking king forces a promotion from here ({} king map)"}
 
 
 def _king_map(verdict: Verdict | None) -> tuple[int, bool]:
-    """The exact prover's king map of ``verdict`` (real squares) and whether it marks
-    where the defending king holds; ``(0, ...)`` for any other verdict."""
-    if verdict is None or verdict.method != "exact" or verdict.status != Status.OK:
+    """The king map of a prover's ``verdict`` (a method that is not ``static``: its king
+    mask is where the defending king holds when it is a blockage, where the attacking
+    king breaks through when not; real squares) and whether it marks where the defending
+    king holds; ``(0, ...)`` for any other verdict."""
+    method = METHODS.get(verdict.method) if verdict is not None else None
+    if verdict is None or method is None or method.static or verdict.status != Status.OK:
         return 0, False
-    return verdict.king_mask, verdict.code == "proved"
+    return verdict.king_mask, verdict.blocked
 
 
 def legend(verdict: Verdict | None = None) -> str:
     """The legend of :func:`text_board` for ``verdict``: :data:`LEGEND`, and a line for
     the king map when the board shows one."""
     kmap, holds = _king_map(verdict)
-    return LEGEND + ("\n" + KING_MAP_LEGEND[holds] if kmap else "")
+    if not kmap or verdict is None:
+        return LEGEND
+    return LEGEND + "\n" + KING_MAP_LEGEND[holds].format(verdict.method)
 
 
 def text_board(board: chess.Board, verdict: Verdict | None = None, *, flipped: bool = False) -> str:

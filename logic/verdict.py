@@ -19,34 +19,12 @@ from logic.explain import note_reason, verdict_reason
 from logic.records import NO_BOARDS, Boards, Note, StoredNotes
 from logic.registry import METHODS
 from logic.steps import Step
-from logic.vocab import NoteCategory, Rule, Status
+from logic.vocab import Code, NoteCategory, Rule, SharedRule, Status
 
 if TYPE_CHECKING:
     from logic.exact.method import ExactDetail
 
-__all__ = ["Verdict", "PawnNote", "RULE_TITLES"]
-
-#: Human titles of the rules a verdict can name.
-RULE_TITLES: dict[str, str] = {
-    Rule.MATERIAL: "no pawns: cannot win",
-    Rule.PAPER_2_3: "fence and kings (paper 2.3)",
-    Rule.PAPER_3: "black pawns below the fence removed; no pawn may capture (paper 3)",
-    Rule.PAPER_3_1: "dynamic pawn above the fence (paper 3.1)",
-    Rule.PAPER_3_2: "dynamic pawn on the fence (paper 3.2)",
-    Rule.PAPER_3_3: "dynamic pawn below the fence (paper 3.3)",
-    Rule.PAPER_3_4: "the exception (paper 3.4)",
-    Rule.WIKI_FLOOD: "ram fence and king flood (wiki)",
-    Rule.WIKI_DYNAMIC: "dynamic pawns (wiki)",
-    Rule.X1: "the lowest fence with the paper's 3.1-3.4 (extended, x1; dropped)",
-    Rule.X2: "KPK draw whoever moves (extended, x2; dropped)",
-    Rule.X3: "KPK: the pawn cannot be forced to promote, whoever moves (extended, x3)",
-    Rule.X4: "the lowest fence, every dynamic pawn held by pawns (extended, x4)",
-    Rule.X5: "the shut-in king: White's whole play enumerated, Black marking time (extended, x5)",
-    Rule.EXACT: "exact retrograde analysis: a proof either way, or unknown within its budget",
-    Rule.NOT_APPLICABLE: "not a legal king-and-pawn position",
-    Rule.EN_PASSANT: "a capture en passant pending: judged without it and after it",
-}
-
+__all__ = ["Verdict", "PawnNote"]
 
 class PawnNote(NamedTuple):
     """How one dynamic pawn of the side under test was judged.
@@ -58,9 +36,9 @@ class PawnNote(NamedTuple):
     """
 
     square: chess.Square
-    category: NoteCategory | str
+    category: NoteCategory
     ok: bool
-    rule: Rule | str
+    rule: Rule
     reason: str
 
     def to_dict(self) -> dict[str, Any]:
@@ -84,8 +62,10 @@ class Verdict:
     """A detector's answer for one side of one position.
 
     ``blocked`` is True exactly when ``color`` cannot win by the method's rules.
-    ``rule`` names the deciding rule (a key of :data:`RULE_TITLES`, a :class:`Rule`;
-    ``"exact"`` for the exact prover); ``status`` is a :class:`Status`: ``"ok"``,
+    ``rule`` names the deciding rule (a :class:`~logic.vocab.Rule` of some family, its
+    title in ``rule.heading``; ``"exact"`` for the exact prover); ``code`` the case its
+    reason words (a :class:`~logic.vocab.Code`: a :class:`~logic.vocab.SharedCode` or one
+    of the method's own ``codes``); ``status`` is a :class:`Status`: ``"ok"``,
     ``"pieces"`` (pieces other than kings and pawns), ``"illegal"`` or, for a method that
     searches (``"exact"``), ``"unknown"`` (its budget ran out: ``blocked`` is False,
     nothing is proved) or ``"horizon"`` (its budget ran out with a horizon proved: the
@@ -109,9 +89,9 @@ class Verdict:
     color: chess.Color
     method: str
     blocked: bool
-    rule: str
-    status: str
-    code: str
+    rule: Rule
+    status: Status
+    code: Code
     args: tuple[Any, ...]
     #: the analysis's oriented bitboards in :class:`~logic.records.Boards` order (the fast
     #: path may store a plain tuple); read them by name through :attr:`boards`
@@ -127,8 +107,8 @@ class Verdict:
     #: a deferred verdict's oriented position ``(w, b, wk, bk)`` until its fields are read
     _position: tuple[int, int, int, int] | None
 
-    def __init__(self, color: chess.Color, method: str, blocked: bool, rule: str,
-                 status: str, code: str, args: tuple[Any, ...],
+    def __init__(self, color: chess.Color, method: str, blocked: bool, rule: Rule,
+                 status: Status, code: Code, args: tuple[Any, ...],
                  raw: Boards | tuple[int, ...], notes: StoredNotes, kings: tuple[int, int],
                  steps: tuple[Step, ...] = (), detail: ExactDetail | None = None) -> None:
         self.color = color
@@ -302,7 +282,7 @@ class Verdict:
         if self.status != Status.OK:
             return f"{self.side}: {self.reason}"
         if self.blocked:
-            if self.rule == Rule.MATERIAL:
+            if self.rule == SharedRule.MATERIAL:
                 return f"{self.side} cannot win: no pawns left"
             return f"{self.side} cannot win: blockage ({self.rule})"
         return f"{self.side}: no blockage proved ({self.reason})"

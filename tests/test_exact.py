@@ -795,7 +795,7 @@ def test_diagram_20_breaks_with_the_papers_f5_within_the_default_budget() -> Non
     and the fastest line (9 plies: 7 do not suffice, by brute force), and the trace
     says so in a step the code listing shows."""
     from logic.explain import verdict_reason
-    from viewer.window.code import LISTINGS, line_of
+    from logic.listing import line_of
 
     board = chess.Board(PAPER_20)
     r = exact_solve(board, chess.WHITE)
@@ -806,7 +806,8 @@ def test_diagram_20_breaks_with_the_papers_f5_within_the_default_budget() -> Non
     logic.METHODS["exact"].clear_cache()
     v = logic.detect(board, chess.WHITE, method="exact", trace=True)
     step = next(s for s in v.steps if s.kind == "exact-forward")
-    assert "within 9 plies" in step.text and line_of(LISTINGS["exact"], step) is not None
+    listing = logic.METHODS["exact"].listing
+    assert "within 9 plies" in step.text and listing and line_of(listing, step) is not None
     assert "by a forward search of" in verdict_reason(v)
 
 

@@ -22,12 +22,12 @@ from logic.extended import (
     region_structure,
     x1_blocked,
 )
+from logic.listing import line_of
 from logic.search import search_board
 from logic.shutin import CODES, closed_boxes, king_box, shut_in, shut_in_squares
 from tests.conftest import DATA, SHARED
 from tests.strategies import extended_case, shut_in_case
 from viewer.cli import main
-from viewer.window.code import LISTINGS, line_of
 
 EXACT = logic.METHODS["exact"]
 
@@ -80,9 +80,9 @@ def test_rules_are_named_stated_and_explained() -> None:
     assert USED == ("x3", "x4", "x5")
     for rid, rule in RULES.items():
         assert rule.id == rid and rule.statement and len(rule.explanation) > 80
-        assert rid in logic.verdict.RULE_TITLES
+        assert rid in logic.METHODS["extended"].rules and rid.heading
         assert rule.used or rule.counterexample  # a dropped rule names its counterexample
-    assert "extended" in logic.STATIC_METHODS and "extended" in LISTINGS
+    assert "extended" in logic.STATIC_METHODS and logic.METHODS["extended"].listing
 
 
 @pytest.mark.parametrize(("fen", "side", "code"), X4_CASES)
@@ -110,7 +110,7 @@ def test_x4_the_lowest_fence(fen: str, side: chess.Color, code: str) -> None:
         assert region.board("joined") == v.fence & ~paper.fence
         assert region.board("left") == paper.fence & ~v.fence
     # the code pane has a line for every step
-    listing = LISTINGS["extended"]
+    listing = EXTENDED.listing
     assert all(line_of(listing, s) is not None for s in t.steps), kinds
 
 
@@ -197,7 +197,7 @@ def test_x5_the_shut_in_king(fen: str, side: chess.Color) -> None:
     tempo = next(s for s in t.steps if s.kind == "x5-tempo")
     assert tempo.board("kingmap") == v.king_mask and tempo.fact("holds") is True
     assert t.blocked and t.rule == "x5" and t.steps[-1].section == "x5"
-    assert all(line_of(LISTINGS["extended"], s) is not None for s in t.steps), kinds
+    assert all(line_of(EXTENDED.listing, s) is not None for s in t.steps), kinds
 
 
 @pytest.mark.parametrize(("fen", "side", "code"), X5_FAILS)

@@ -106,10 +106,11 @@ def test_every_legend_line_is_one_scene_for_both_back_ends() -> None:
     """Every legend item of every method (and the KPK and arrow lines) is drawn from the
     primitives of :func:`viewer.figures.legend.legend_scene`: the PNG draws exactly them, the SVG
     has one group per primitive of each kind, and every swatch draws something."""
-    from viewer.model.theme import ARROW_LEGEND, EXACT_LEGEND, KPK_LEGEND, LEGEND, METHOD_LEGENDS
+    import logic
+    from viewer.model.theme import ARROW_LEGEND, KPK_LEGEND
 
-    items = tuple(dict.fromkeys(LEGEND + EXACT_LEGEND + KPK_LEGEND + ARROW_LEGEND
-                                + METHOD_LEGENDS["extended"]))
+    items = tuple(dict.fromkeys(sum((m.legend for m in logic.METHODS.values()), ())
+                                + KPK_LEGEND + ARROW_LEGEND))
     for item in items:
         scene = swatch_scene(item, 0, 1, 26, 24, Painter().fonts)
         assert scene, item

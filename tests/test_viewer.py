@@ -130,7 +130,7 @@ def test_timeline_keys_and_playback(app: App) -> None:
 def test_switching_method_and_side_keeps_the_step(app: App) -> None:
     frames(app, [key(pygame.K_RIGHT)] * 1, [key(pygame.K_RIGHT)], [key(pygame.K_RIGHT)])
     frames(app, [key(pygame.K_m)])
-    assert app.state.options.method == "flood" and app.state.playback.timeline.index == 2
+    assert app.state.options.method.name == "flood" and app.state.playback.timeline.index == 2
     assert app.state.playback.verdict.method == "flood"
     frames(app, [key(pygame.K_s)])
     state = app.state
@@ -171,7 +171,7 @@ def test_flip_and_settings_come_back(home, tmp_path) -> None:
     assert s.fen == D16 and s.flipped and s.method == "flood"
     b = App(s, size=(1280, 860))
     assert b.state.position.editor.fen == D16 and b.state.options.flipped \
-        and b.state.options.method == "flood"
+        and b.state.options.method.name == "flood"
     pygame.display.quit()
 
 
@@ -378,14 +378,14 @@ def test_every_method_of_the_menu_comes_back_from_the_settings(home, method: str
     """Whatever method the menu was left on (the exact prover included), the next start
     takes it from settings.json without calling the file bad."""
     a = App(Settings(fen=D16), size=(1280, 860))
-    while a.state.options.method != method:
+    while a.state.options.method.name != method:
         frames(a, [key(pygame.K_m)])
     assert a.close() is None
     loaded = load_settings_checked()
     assert loaded.settings.method == method and not loaded.problems, loaded
     assert not any(home.rglob("settings.json.bad"))
     b = App(loaded.settings, size=(1280, 860))
-    assert b.state.options.method == method
+    assert b.state.options.method.name == method
     b.close()
     pygame.display.quit()
 
@@ -397,7 +397,6 @@ def test_step_list_always_shows_the_verdict_on_show(app: App) -> None:
     a new verdict could get an old one's drawing."""
     import random
 
-    import logic
     from viewer.figures.render import Painter
     from viewer.window.components import StepList
 
@@ -415,7 +414,7 @@ def test_step_list_always_shows_the_verdict_on_show(app: App) -> None:
         else:
             pos = centre(app, rng.choice(squares))
             frames(app, [down(pos), up(pos)])
-        if not logic.METHODS[app.state.options.method].static:  # exact: its own tests
+        if not app.state.options.method.static:  # exact: its own tests
             frames(app, [key(pygame.K_m, unicode="m")])
         rect = app.steps.rect
         assert rect.width > 0 and rect.height > 0

@@ -19,6 +19,8 @@ import logic
 
 pygame = pytest.importorskip("pygame")
 
+from logic.exact.display import EXACT_BREAKS, EXACT_HOLDS  # noqa: E402
+from logic.listing import line_of  # noqa: E402
 from tests.test_viewer import centre, down, frames, key, motion, up  # noqa: E402
 from tests.waiting import HANG  # noqa: E402
 from viewer.figures.render import Painter, board_geometry  # noqa: E402
@@ -27,9 +29,8 @@ from viewer.model.overlay import Overlay, live_overlay, step_overlay  # noqa: E4
 from viewer.model.proof import ProofJob  # noqa: E402
 from viewer.model.settings import Settings  # noqa: E402
 from viewer.model.text import banner_text, window_banner  # noqa: E402
-from viewer.model.theme import EXACT_BREAKS, EXACT_HOLDS, legend_items  # noqa: E402
+from viewer.model.theme import legend_items  # noqa: E402
 from viewer.window.app import App  # noqa: E402
-from viewer.window.code import LISTINGS, line_of  # noqa: E402
 
 #: White cannot win: a wall of rams (proved in one structure)
 WALL = "4k3/8/8/p1p1p1p1/P1P1P1P1/2P5/8/4K3 w - -"
@@ -78,7 +79,7 @@ def test_exact_is_the_third_method_of_menu_keys_and_help(home) -> None:
     seen = []
     for _ in range(len(logic.METHODS)):
         frames(a, [key(pygame.K_m, unicode="m")])
-        seen.append(a.state.options.method)
+        seen.append(a.state.options.method.name)
     assert seen == [*list(logic.METHODS)[1:], "paper"]
     assert seen[:2] == ["flood", "exact"]
     lines = help_lines()
@@ -90,8 +91,8 @@ def test_exact_is_the_third_method_of_menu_keys_and_help(home) -> None:
 def test_exact_from_the_menu_proves_the_blockage(home) -> None:
     a = make(home, WALL)
     choose_method(a, "exact")
-    assert a.state.options.method == "exact" and a.panel.method_menu.selected_option[0].startswith(
-        "exact")
+    assert a.state.options.method.name == "exact"
+    assert a.panel.method_menu.selected_option[0].startswith("exact")
     until_proved(a)
     b = window_banner(a.state)
     assert b.kind == "blocked" and b.head.startswith("White cannot win — proved (exact: ")
@@ -242,7 +243,7 @@ def test_a_proving_window_sleeps_but_shows_progress(home) -> None:
 
 @pytest.mark.slow
 def test_code_pane_has_the_exact_listing_and_follows_its_steps(home) -> None:
-    listing = LISTINGS["exact"]
+    listing = logic.METHODS["exact"].listing
     assert "retrograde" in listing.title.lower() and "bitbase.cpp" in listing.title
     v = logic.detect(chess.Board(FINE70), chess.WHITE, method="exact", trace=True)
     for kind in ("exact-structure", "exact-solve", "exact-kings", "exact-move", "verdict"):
@@ -334,8 +335,8 @@ def test_structure_steps_are_ghost_pawns_and_the_legend_follows_the_verdict() ->
         ink = {tuple(surf.get_at((x, edge.top)))[:3] for x in range(edge.left, edge.right)}
         assert painter.colours["ghost"] in ink
     assert live_overlay(v).arrow[2] == "Kb1"
-    breaks = legend_items("exact", code="breaks")
-    proved = legend_items("exact", code="proved")
+    breaks = legend_items(logic.METHODS["exact"], code="breaks")
+    proved = legend_items(logic.METHODS["exact"], code="proved")
     assert EXACT_BREAKS in breaks and EXACT_HOLDS not in breaks
     assert EXACT_HOLDS in proved and EXACT_BREAKS not in proved
 

@@ -21,6 +21,8 @@ pygame = pytest.importorskip("pygame")
 pygame_gui = pytest.importorskip("pygame_gui")
 
 from logic.diagrams import get_diagram, load_diagrams  # noqa: E402
+from logic.legend import BOARD_LEGEND as LEGEND  # noqa: E402
+from logic.listing import line_of  # noqa: E402
 from tests.test_viewer import D16, WIKI, _compare, centre, down, frames, key, up  # noqa: E402
 from tests.waiting import HANG  # noqa: E402
 from viewer.figures.export import compose_frame  # noqa: E402
@@ -29,9 +31,8 @@ from viewer.figures.render import Painter, banner_roles  # noqa: E402
 from viewer.model import text as vtext  # noqa: E402
 from viewer.model.settings import Settings  # noqa: E402
 from viewer.model.state import ExportOptions  # noqa: E402
-from viewer.model.theme import ARROW_LEGEND, KPK_LEGEND, LEGEND  # noqa: E402
+from viewer.model.theme import ARROW_LEGEND, KPK_LEGEND  # noqa: E402
 from viewer.window.app import WAKE, App  # noqa: E402
-from viewer.window.code import LISTINGS, line_of  # noqa: E402
 from viewer.window.layout import MIN_SIZE, compute_layout, ui_scale  # noqa: E402
 
 SIZES = [(900, 650), (1024, 768), (1920, 1080)]
@@ -265,7 +266,7 @@ def test_clicking_the_scrubber_track_seeks(home) -> None:
 def test_code_panel_highlights_the_line_of_each_step(home) -> None:
     a = make(home, (1920, 1080), fen=D16)
     assert "code" in a.panel.panes
-    paper = LISTINGS["paper"]
+    paper = logic.METHODS["paper"].listing
     seen = set()
     for k, step in enumerate(a.state.playback.verdict.steps):
         frames(a, [key(pygame.K_RIGHT)])
@@ -280,8 +281,8 @@ def test_code_panel_highlights_the_line_of_each_step(home) -> None:
     flood = a.state.playback.verdict.steps
     for k, step in enumerate(flood):
         a.state.playback.seek(k)
-        assert LISTINGS["flood"].lines[a.code.current()[1]].kinds[0] == step.kind or \
-            step.kind in LISTINGS["flood"].lines[a.code.current()[1]].kinds
+        assert logic.METHODS["flood"].listing.lines[a.code.current()[1]].kinds[0] == step.kind or \
+            step.kind in logic.METHODS["flood"].listing.lines[a.code.current()[1]].kinds
     pygame.display.quit()
 
 
@@ -294,7 +295,7 @@ def test_the_current_code_line_stays_in_view_when_the_facts_below_grow(home, met
     a = make(home, (1920, 1080), fen=get_diagram("paper-20").fen)
     if method == "flood":
         frames(a, [key(pygame.K_m)])
-    assert a.state.options.method == method and "code" in a.panel.panes
+    assert a.state.options.method.name == method and "code" in a.panel.panes
     mono = a.code.painter.fonts.get(a.code.px, "mono")
     line_h = mono.get_linesize()
     for k, step in enumerate(a.state.playback.verdict.steps):

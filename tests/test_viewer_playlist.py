@@ -188,16 +188,16 @@ def test_a_suspect_opens_on_its_side_and_method_with_its_facts(home, suspects) -
             playlist=cases, save=False)
     frames(a, [])
     o = a.state.options
-    assert (o.side, o.method) == ("white", "paper")  # case 1: found on White, paper
+    assert (o.side, o.method.name) == ("white", "paper")  # case 1: found on White, paper
     banner = vtext.window_banner(a.state)
     assert banner.blocks[-1].text == f"case 1/{len(cases)} · methods-disagree · engine -"
     story = vtext.explanation_html(a.state)
     assert "category: <b>methods-disagree</b>" in story and "side: <b>white</b>" in story
     frames(a, [key(pygame.K_m)], [key(pygame.K_s)])  # the user's own choice, then N
-    assert (o.side, o.method) == ("black", "flood")
+    assert (o.side, o.method.name) == ("black", "flood")
     frames(a, *[[key(pygame.K_n)] for _ in range(black)], [])
     assert a.state.position.playlist_index == black
-    assert (o.side, o.method) == ("black", "paper")  # the case's own side and method
+    assert (o.side, o.method.name) == ("black", "paper")  # the case's own side and method
     assert a.state.playback.verdict.color == chess.BLACK and a.state.playback.verdict.blocked
     frames(a, [key(pygame.K_SPACE)], [], [])
     assert vtext.window_banner(a.state).blocks[-1].text.startswith("Final verdict")  # steps
@@ -216,13 +216,13 @@ def test_a_suspect_with_an_engine_score_and_a_note_shows_them(home, tmp_path) ->
     frames(a, [])
     assert a.open_playlist(str(epd))
     frames(a, [])
-    assert (a.state.options.side, a.state.options.method) == ("black", "flood")
+    assert (a.state.options.side, a.state.options.method.name) == ("black", "flood")
     third = vtext.window_banner(a.state).blocks[-1].text
     assert third == f"case 1/2 · exact-blocked-heuristic-misses · engine +0.35 · {black}"
     story = vtext.explanation_html(a.state)
     assert "engine: <b>+0.35</b>" in story and f"note: {note}" in story
     frames(a, [key(pygame.K_n)], [])  # not a scan's suspect: side and method stay
-    assert (a.state.options.side, a.state.options.method) == ("black", "flood")
+    assert (a.state.options.side, a.state.options.method.name) == ("black", "flood")
     assert "c0: <b>1-0</b>" in vtext.explanation_html(a.state)
     assert vtext.window_banner(a.state).blocks[-1].text.startswith("Other side")
     assert case_focus({"c0": "1-0", "c3": "black", "c4": "exact"}) == (None, None)

@@ -21,6 +21,7 @@ pygame = pytest.importorskip("pygame")
 pytest.importorskip("pygame_gui")
 
 from logic.compare import compare  # noqa: E402
+from logic.legend import BOARD_LEGEND as LEGEND  # noqa: E402
 from tests.test_viewer import D16, WIKI, centre, frames, key, motion  # noqa: E402
 from tests.test_viewer_exact import SLOW  # noqa: E402
 from tests.test_viewer_panes import click, make  # noqa: E402
@@ -28,7 +29,6 @@ from tests.waiting import HANG  # noqa: E402
 from viewer.figures.fonts import Fonts  # noqa: E402
 from viewer.figures.render import board_geometry  # noqa: E402
 from viewer.model import text as vtext  # noqa: E402
-from viewer.model.theme import LEGEND  # noqa: E402
 from viewer.window.app import App  # noqa: E402
 from viewer.window.compare_pane import MARKS, PENDING, cell_words, method_rows  # noqa: E402
 from viewer.window.hover import note_line, square_reason  # noqa: E402
@@ -110,7 +110,7 @@ def test_a_click_on_a_compare_cell_opens_that_method_and_side_with_its_trace(hom
     rect = a.compare.cell_rects[("flood", chess.BLACK)]
     click(a, rect.center)
     s = a.state
-    assert (s.options.method, s.options.side) == ("flood", "black")
+    assert (s.options.method.name, s.options.side) == ("flood", "black")
     assert s.playback.verdict.method == "flood" and s.playback.verdict.color == chess.BLACK
     assert s.playback.verdict.steps and "steps" in a.panel.panes
     a.close()

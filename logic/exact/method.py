@@ -26,6 +26,7 @@ import chess
 
 from logic.bitboards import file_set
 from logic.exact.budget import Clock
+from logic.exact.display import EXACT_LEGEND, EXACT_LISTING, exact_legend, exact_summary
 from logic.exact.outcome import UNCLEAR, Outcome, Tables, outcome
 from logic.exact.prover import MAX_SECONDS, ExactError, ExactResult, check_board, solve
 from logic.exact.prover import clear_cache as clear_structures
@@ -35,7 +36,7 @@ from logic.records import NO_BOARDS, Boards
 from logic.registry import METHODS, Method
 from logic.steps import Recorder
 from logic.verdict import Verdict
-from logic.vocab import Rule, Status
+from logic.vocab import ExactCode, ExactRule, Status
 
 __all__ = ["ExactMethod", "ExactDetail", "EXACT", "line_san", "STRUCTURE_STEPS",
            "DEFENDER_PROMOTES", "defender_promotes", "MIN_HORIZON", "horizon_of",
@@ -104,8 +105,13 @@ class ExactMethod(Method):
     label = "exact (retrograde proof)"
     title = "exact retrograde analysis over every reachable pawn structure"
     static = False
-    king_section = Rule.EXACT
+    proves = True
+    rules = tuple(ExactRule)
+    codes = tuple(ExactCode)
+    king_section = ExactRule.EXACT
     region = "below"
+    listing, legend = EXACT_LISTING, EXACT_LEGEND
+    legend_for, summary = staticmethod(exact_legend), staticmethod(exact_summary)
 
     def __init__(self, max_seconds: float = MAX_SECONDS) -> None:
         #: the default budget of :func:`logic.detect` calls (seconds per side)
@@ -206,10 +212,11 @@ class ExactMethod(Method):
         wk, bk = board.king(color), board.king(not color)
         assert wk is not None and bk is not None
         flip = 0 if color else 0x38
-        code = {"blocked": "proved", "breaks": "breaks"}.get(r.status, "unknown")
+        code = {"blocked": ExactCode.PROVED, "breaks": ExactCode.BREAKS}.get(r.status,
+                                                                             ExactCode.UNKNOWN)
         status = Status.UNKNOWN if r.status == "unknown" else Status.OK
         if horizon_of(r) is not None:
-            code, status = "horizon", Status.HORIZON
+            code, status = ExactCode.HORIZON, Status.HORIZON
         km = r.king_map if color else chess.flip_vertical(r.king_map)  # oriented
         raw: Boards = NO_BOARDS._replace(kmask=km) if r.status != "unknown" else NO_BOARDS
         told = (outcome(board, color, r.pv, r.ends, tables=self.tables)
@@ -217,7 +224,7 @@ class ExactMethod(Method):
         detail = ExactDetail(result=r, san=_sans(board, r.pv) if r.pv else (), fen=board.fen(),
                              outcome=told)
         return Verdict(color=bool(color), method=self.name, blocked=r.status == "blocked",
-                       rule=Rule.EXACT, status=status, code=code, args=(), raw=raw, notes=(),
+                       rule=ExactRule.EXACT, status=status, code=code, args=(), raw=raw, notes=(),
                        kings=(wk ^ flip, bk ^ flip), detail=detail)
 
     def fields(self, v: Verdict) -> dict[str, Any]:
@@ -326,14 +333,14 @@ class ExactMethod(Method):
             wp, bp = _real_structure(key, color)
             more = (f" (and {r.distinct - len(shown):,} more)" if i == len(shown)
                     and r.distinct > len(shown) else "")
-            rec.add("exact-structure", Rule.EXACT, "structures",
+            rec.add("exact-structure", ExactRule.EXACT, "structures",
                     f"Structure {i} of {r.distinct:,} solved{more}: White "
                     f"{_squares(wp)}, Black {_squares(bp)}; every placement of both kings.",
                     facts=(("index", i), ("total", r.distinct)),
                     structure_white=wp, structure_black=bp)
         again = (f" in {r.structures:,} solves (some again, in a deeper expansion or "
                  f"another game)" if r.structures > r.distinct else "")
-        rec.add("exact-solve", Rule.EXACT, "structures solved",
+        rec.add("exact-solve", ExactRule.EXACT, "structures solved",
                 f"Retrograde analysis over the pawn structures reachable from here: "
                 f"{r.distinct:,} solved{again}, {r.cached:,} from the cache, {r.states:,} "
                 f"king placements.",
@@ -341,21 +348,21 @@ class ExactMethod(Method):
                        ("cached", r.cached), ("nodes", r.nodes),
                        ("restricted", r.restricted), ("status", r.status)))
         if horizon_of(r) is not None:
-            rec.add("exact-forward", Rule.EXACT, "forward search",
+            rec.add("exact-forward", ExactRule.EXACT, "forward search",
                     f"Forward search, a ply deeper each time: {rec.us} cannot force a "
                     f"promotion or mate within {_plies(r.horizon)} against every defence "
                     f"({_plural(r.nodes, 'position')} searched); the whole game was too big "
                     f"to solve within the budget.",
                     facts=(("nodes", r.nodes), ("horizon", r.horizon)))
         if r.restricted == "forward" and r.plies:
-            rec.add("exact-forward", Rule.EXACT, "forward search",
+            rec.add("exact-forward", ExactRule.EXACT, "forward search",
                     f"Forward search, a ply deeper each time: {rec.us} forces the end of the "
                     f"blockage within {_plies(r.plies)} against every defence, and not within "
                     f"fewer ({_plural(r.nodes, 'position')} searched).",
                     facts=(("nodes", r.nodes), ("plies", r.plies)))
         marked = _plural(chess.popcount(r.king_map), "marked square")
         if r.status == "blocked":
-            rec.add("exact-kings", Rule.EXACT, "king map",
+            rec.add("exact-kings", ExactRule.EXACT, "king map",
                     f"{rec.them}'s king holds from the {marked} (with {rec.us}'s king and "
                     f"the side to move as now; the squares this proof covers, others may "
                     f"hold too).",
@@ -363,13 +370,13 @@ class ExactMethod(Method):
         elif r.status == "breaks":
             does = ("forces the end of the blockage" if r.ends == DEFENDER_PROMOTES
                     else _forces(r))
-            rec.add("exact-kings", Rule.EXACT, "king map",
+            rec.add("exact-kings", ExactRule.EXACT, "king map",
                     f"With {rec.them}'s king where it stands, {rec.us} {does} from the "
                     f"{marked} of its king (the squares this proof covers, others may "
                     f"too).",
                     changed=r.king_map, kingmap=r.king_map, facts=(("holds", False),))
             _record_line(rec, board, r, color, d.outcome)
-        rec.add("verdict", Rule.EXACT, "verdict", v.headline + ".")
+        rec.add("verdict", ExactRule.EXACT, "verdict", v.headline + ".")
 
     def clear_cache(self) -> None:
         self._verdicts.clear()
@@ -513,7 +520,7 @@ def _record_line(rec: Recorder, board: chess.Board, r: ExactResult,
             tail = "a pawn moves on."
         else:
             tail = best
-        rec.add("exact-move", Rule.EXACT, "the line", f"{number} {san}: {tail}",
+        rec.add("exact-move", ExactRule.EXACT, "the line", f"{number} {san}: {tail}",
                 changed=(1 << move.from_square) | (1 << move.to_square),
                 square=move.to_square,
                 facts=(("uci", uci), ("san", san), ("ply", i + 1), ("from", move.from_square),

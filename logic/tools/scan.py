@@ -309,8 +309,8 @@ def _side_wins(engine: dict[str, Any] | None, color: chess.Color) -> bool:
 def suspect_focus(result: dict[str, Any], category: str) -> tuple[str, str]:
     """``(side, method)`` a category of ``result`` is about: the side and static method
     that claim a blockage the engine or exact refutes, the side whose edge no method
-    sees (with the default method), the side where paper and flood disagree (with the
-    method that claims the blockage), the side exact proves blocked (with exact)."""
+    sees (with the default method), the side where the cross-checked methods disagree (with
+    the method that claims the blockage), the side exact proves blocked (with exact)."""
     v = result["verdicts"]
     board = chess.Board(result["fen"])
     exact = result.get("exact") or {}
@@ -325,8 +325,7 @@ def suspect_focus(result: dict[str, Any], category: str) -> tuple[str, str]:
         if category == Category.DRAWISH_WITH_EDGE_NOT_DETECTED and edge(board, color) \
                 and not claims:
             return name, logic.DEFAULT_METHOD
-        if category == Category.METHODS_DISAGREE and \
-                v["paper"][name]["blocked"] != v["flood"][name]["blocked"]:
+        if category == Category.METHODS_DISAGREE and _disagree(v, name):
             return name, claims[0]
         if category == Category.CLAIMS_BLOCKED_EXACT_BREAKS and claims and said == "breaks":
             return name, claims[0]
@@ -334,6 +333,14 @@ def suspect_focus(result: dict[str, Any], category: str) -> tuple[str, str]:
                 and not claims:
             return name, "exact"
     return "white", logic.DEFAULT_METHOD
+
+
+def _disagree(verdicts: dict[str, Any], side: str) -> bool:
+    """Whether the cross-checked methods (``Method.cross_checked``: the paper and the wiki
+    flood) of a result's ``verdicts`` disagree on ``side``."""
+    said = {verdicts[m.name][side]["blocked"] for m in logic.STATIC_METHODS.values()
+            if m.cross_checked and m.name in verdicts}
+    return len(said) > 1
 
 
 def categories(result: dict[str, Any]) -> list[Category]:
@@ -352,7 +359,7 @@ def categories(result: dict[str, Any]) -> list[Category]:
             if edge(board, c) and not any(v[m][name]["blocked"] for m in logic.STATIC_METHODS):
                 cats.append(Category.DRAWISH_WITH_EDGE_NOT_DETECTED)
                 break
-    if any(v["paper"][name]["blocked"] != v["flood"][name]["blocked"] for _c, name in sides):
+    if any(_disagree(v, name) for _c, name in sides):
         cats.append(Category.METHODS_DISAGREE)
     if "exact" in result:
         cats += judge_categories(board, v, result["exact"])

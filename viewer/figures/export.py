@@ -287,7 +287,7 @@ class Exporter:
         base = d.id if d else "position"
         n = 1
         while True:
-            p = self.folder / f"pawnfence-{base}-{o.side}-{o.method}-{n}{FORMATS[kind].suffix}"
+            p = self.folder / f"pawnfence-{base}-{o.side}-{o.method.name}-{n}{FORMATS[kind].suffix}"
             if not p.exists():
                 return p
             n += 1

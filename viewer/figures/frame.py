@@ -101,7 +101,8 @@ class Frame:
     def legend_lines(self) -> tuple[LegendItem, ...]:
         """Every line the legend of this frame's method may have, in order."""
         v = self.verdict
-        method = v.method if v is not None else logic.DEFAULT_METHOD
+        name = v.method if v is not None else logic.DEFAULT_METHOD
+        method = logic.METHODS.get(name) or logic.METHODS[logic.DEFAULT_METHOD]
         code = v.code if v is not None and v.status == Status.OK else \
             ("none" if v is not None else None)
         return legend_items(method, kpk=bool(self.kpk), code=code)

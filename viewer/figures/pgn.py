@@ -38,8 +38,8 @@ def state_chapter(state: ViewerState, marks: tuple[chess.svg.Arrow, ...] = ()) -
     verdicts: dict[str, Verdict] = {}
     if shown.verdict is not None and shown.other is not None:
         verdicts = {"main": shown.verdict, "other": shown.other}
-    exact = o.method == "exact" and "main" in verdicts
-    lesson = LessonPosition(pos.editor.board.fen(), title, side, o.method,
+    exact = o.method.proves and "main" in verdicts
+    lesson = LessonPosition(pos.editor.board.fen(), title, side, o.method.name,
                             d.caption if d is not None else caption,
                             d.id if d is not None else "the window")
     return Chapter(lesson, marks=marks, exact=exact, verdicts=verdicts)
@@ -50,9 +50,9 @@ def default_pgn_path(state: ViewerState, folder: Path) -> Path:
     d, o = state.position.current_diagram, state.options
     base = d.id if d else "position"
     n = 1
-    while (folder / f"pawnfence-{base}-{o.side}-{o.method}-{n}.pgn").exists():
+    while (folder / f"pawnfence-{base}-{o.side}-{o.method.name}-{n}.pgn").exists():
         n += 1
-    return folder / f"pawnfence-{base}-{o.side}-{o.method}-{n}.pgn"
+    return folder / f"pawnfence-{base}-{o.side}-{o.method.name}-{n}.pgn"
 
 
 def save_pgn(state: ViewerState, path: str | Path) -> Path | None:

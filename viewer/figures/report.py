@@ -424,9 +424,11 @@ def _verdicts_html(row: dict[str, Any]) -> str:
 
 
 def _legend_html(method: str) -> str:
-    """The board's key for ``method`` (the letters, hatches and shapes of its overlay)."""
+    """The board's key for the method called ``method`` (the letters, hatches and shapes of
+    its overlay; the default method's for a name the registry does not know)."""
+    m = logic.METHODS.get(method) or logic.METHODS[logic.DEFAULT_METHOD]
     items = "".join(f"<li>{_esc(i.letter + ': ' if i.letter else '')}{_esc(i.text)}</li>"
-                    for i in legend_items(method))
+                    for i in legend_items(m))
     return f"<details><summary>Key to the board</summary><ul>{items}</ul></details>"
 
 

@@ -204,11 +204,13 @@ class Analysis:
         self._publish(ticket, fields={"done": True})
 
     def _run_exact(self, board: chess.Board, ticket: Ticket) -> None:
-        """Both sides' exact verdicts (``EXACT_SECONDS`` a side, cancelled as soon as
-        the request is stale)."""
-        from logic import METHODS
+        """Both sides' verdicts of the prover (:func:`logic.registry.prover`: exact;
+        ``EXACT_SECONDS`` a side, cancelled as soon as the request is stale)."""
+        from logic.registry import prover
 
-        method = METHODS["exact"]
+        method = prover()
+        if method is None:
+            return
         key = ("analysis", board.fen())
         out = []
         for color in (chess.WHITE, chess.BLACK):

@@ -7,7 +7,7 @@ squares step ``k`` changed are drawn distinctly, with a recomputed fence drawn a
 difference (the step's ``joined`` and ``left`` boards, the pawns it removed or drowned:
 ``removed_now`` / ``drowned_now``).  Nothing here decides about
 fences; it only reads what the detector recorded: the region board a method names
-(``logic.METHODS[name].region``), the pawn notes' and classify steps' facts
+(:attr:`logic.registry.Method.region`), the pawn notes' and classify steps' facts
 (category, ok, rule), never a step's text.
 
 A static verdict whose code is one of its method's ``kingmap_codes`` (extended's x5)
@@ -29,7 +29,7 @@ import chess
 
 from logic.registry import METHODS
 from logic.verdict import Verdict
-from logic.vocab import Status
+from logic.vocab import Rule, Status
 from viewer.model.theme import CATEGORY_LETTER, LegendItem
 
 __all__ = ["Overlay", "live_overlay", "step_overlay", "badge_letter", "EMPTY", "legend_drawn"]
@@ -76,9 +76,11 @@ EMPTY = Overlay()
 
 
 def badge_letter(category: str, rule: str) -> str:
-    """The letter of a dynamic pawn's badge: its category's (A above, O on, B below,
-    L a fence lever), or E when the 3.4 exception decided."""
-    return "E" if rule == "paper 3.4" else CATEGORY_LETTER.get(category, "?")
+    """The letter of a dynamic pawn's badge: the letter of the rule that decided it where
+    the rule has one (:attr:`logic.vocab.Rule.letter`: E for the paper's 3.4 exception),
+    else its category's (A above, O on, B below, L a fence lever)."""
+    found = Rule.named(rule)
+    return (found.letter if found is not None else "") or CATEGORY_LETTER.get(category, "?")
 
 
 def _badges(v: Verdict) -> dict[int, tuple[str, bool]]:
@@ -87,7 +89,7 @@ def _badges(v: Verdict) -> dict[int, tuple[str, bool]]:
 
 def _region(v: Verdict) -> str:
     """The name of the attacking king's region for ``v``'s method (a step board name
-    and a verdict property: ``below``, ``flood``)."""
+    and a verdict property: ``below``, ``flood``; see :attr:`logic.registry.Method.region`)."""
     method = METHODS.get(v.method)
     return method.region if method is not None else "below"
 
@@ -115,7 +117,7 @@ def _proof_overlay(v: Verdict) -> Overlay:
     if v.status != Status.OK:
         return EMPTY
     first = next((s for s in v.steps if _arrow(s) is not None), None)
-    return Overlay(kingmap=v.king_mask, kingmap_holds=v.code == "proved",
+    return Overlay(kingmap=v.king_mask, kingmap_holds=v.blocked,
                    arrow=_arrow(first) if first is not None else None)
 
 

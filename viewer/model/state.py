@@ -112,19 +112,19 @@ class ViewerState:
         self.playback.describe(board, structure=self.options.structure_layer)
         key = board_key(board)
         self.proof.for_board(key)
-        if not logic.METHODS[method].static and provable(board, key):
+        if not method.static and provable(board, key):
             self._prove(board, color, key, keep)
             return
         self.proof.drop()
-        self.playback.show(logic.detect(board, color, method=method, trace=True),
-                           logic.detect(board, not color, method=method), keep=keep)
+        self.playback.show(logic.detect(board, color, method=method.name, trace=True),
+                           logic.detect(board, not color, method=method.name), keep=keep)
 
     def _prove(self, board: chess.Board, color: bool, key: tuple[object, ...], keep: bool
                ) -> None:
         """Start proving ``board`` for ``color`` (and the other side) in the background,
         unless that very proof is running or in place."""
         shown = self.playback
-        if self.proof.start(self.options.method, color, board, key,
+        if self.proof.start(self.options.method.name, color, board, key,
                             shown.timeline.index if keep else None):
             shown.show(None, None, keep=False)
             if self.message.about == "proof":  # "Proof cancelled" is old news now
@@ -159,7 +159,7 @@ class ViewerState:
         if self.proof.note:
             self.analyse(keep=True)
             return True
-        method = logic.METHODS[self.options.method]
+        method = self.options.method
         if method.static or not self._unknowns():
             return False
         retry = self.proof.next_budget(method.max_seconds, self._unknowns())
@@ -174,8 +174,7 @@ class ViewerState:
     def proof_budget(self) -> float:
         """The running proof's time limit per side in seconds (a raised one, else the
         method's own)."""
-        method = logic.METHODS[self.options.method]
-        return float(self.proof.seconds or getattr(method, "max_seconds", 0.0) or 0.0)
+        return float(self.proof.seconds or self.options.method.max_seconds or 0.0)
 
     def proof_share(self, now: float | None = None) -> float:
         """How much of its time limit the side being proved has used at ``now``
@@ -188,7 +187,7 @@ class ViewerState:
     def can_prove_longer(self) -> bool:
         """Whether R can still give the proof a bigger budget
         (:func:`logic.exact.next_budget`)."""
-        method = logic.METHODS[self.options.method]
+        method = self.options.method
         if method.static:
             return False
         return self.proof.next_budget(method.max_seconds, self._unknowns()).seconds is not None
@@ -230,17 +229,21 @@ class ViewerState:
         return m.seconds <= 0
 
     # -- choices that change what is analysed -----------------------------------------
-    def set_method(self, method: str) -> None:
-        """Analyse with ``method`` (a key of ``logic.METHODS``), keeping the step; the
-        same method again retries a cancelled or failed proof."""
-        if method in logic.METHODS and (method != self.options.method or self.proof.note):
+    def set_method(self, method: logic.Method) -> None:
+        """Analyse with ``method`` (an object of ``logic.METHODS``; another is ignored),
+        keeping the step; the same method again retries a cancelled or failed proof."""
+        if logic.METHODS.get(method.name) is method and (method is not self.options.method
+                                                         or self.proof.note):
             self.options.method = method
             self.analyse(keep=True)
 
     def next_method(self) -> None:
-        """The method after this one in ``logic.METHODS`` (wrapping)."""
-        names = list(logic.METHODS)
-        self.set_method(names[(names.index(self.options.method) + 1) % len(names)])
+        """The method after this one in ``logic.METHODS`` (wrapping; the first when the
+        method on show is no longer registered)."""
+        methods = list(logic.METHODS.values())
+        now = self.options.method
+        at = methods.index(now) if now in methods else -1
+        self.set_method(methods[(at + 1) % len(methods)])
 
     def set_side(self, side: str) -> None:
         """Analyse for ``side`` ("white" or "black"), keeping the step."""
@@ -420,8 +423,9 @@ class ViewerState:
             self.say(f"Not loaded: {exc}", seconds=6)
             return
         p.case_problem = ""
-        side, method = case_focus(case.info)
+        side, name = case_focus(case.info)
         o = self.options
+        method = logic.METHODS.get(name) if name else None
         focus = (method or o.method, side or o.side)
         refocus = focus != (o.method, o.side)
         o.method, o.side = focus
@@ -507,7 +511,7 @@ class ViewerState:
         """``base`` updated with what survives a restart (the window has ``size``)."""
         o, x = self.options, self.options.export
         return replace(base, fen=self.position.saved_fen(), flipped=o.flipped,
-                       method=o.method, side=o.side, speed=self.playback.timeline.speed,
+                       method=o.method.name, side=o.side, speed=self.playback.timeline.speed,
                        structure=o.structure_layer, tool=o.tool, width=size[0],
                        height=size[1], search=o.search_on, search_seconds=o.search_seconds,
                        export_size=x.size, export_overlays=x.overlays,

@@ -5,9 +5,10 @@ options and the dock's panes.
 
 Changing the method, the side or the structure layer changes what is analysed: those go
 through :class:`~viewer.model.state.ViewerState`, which re-runs the detector; everything here
-changes only what is shown.  Invariants: ``method`` is a key of ``logic.METHODS``,
-``side`` one of :data:`SIDES`, ``tool`` a key of :data:`TOOLS` or one of
-:data:`OTHER_PIECES`.
+changes only what is shown.  Invariants: ``method`` is a method object of
+``logic.METHODS`` (the settings file stores its name: :class:`Options` looks it up,
+:meth:`~viewer.model.state.ViewerState.settings` writes it back), ``side`` one of
+:data:`SIDES`, ``tool`` a key of :data:`TOOLS` or one of :data:`OTHER_PIECES`.
 """
 
 from __future__ import annotations
@@ -64,7 +65,8 @@ class Options:
 
     def __init__(self, s: Settings) -> None:
         methods = logic.METHODS
-        self.method = s.method if s.method in methods else next(iter(methods))
+        #: the method analysed (an object of the registry, never its name)
+        self.method: logic.Method = methods.get(s.method) or next(iter(methods.values()))
         self.side = s.side if s.side in SIDES else "white"
         self.flipped = s.flipped
         self.tool = s.tool if s.tool in TOOLS or s.tool in OTHER_PIECES else "P"

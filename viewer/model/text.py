@@ -51,34 +51,32 @@ def banner_text(verdict: Verdict | None, caption: str = "") -> tuple[str, str, s
     kind = "blocked" if verdict.blocked else "open"
     if verdict.blocked:
         head = verdict.headline.replace(": blockage", " — blockage")
-    elif verdict.code == "breaks":  # a forced promotion and its outcome (the exact prover)
+    elif _own_headline(verdict):  # e.g. the exact prover's forced promotion and its outcome
         head = verdict.headline
     else:
         head = f"{verdict.side}: {verdict.reason}"
     return head, caption or verdict.reason, kind
 
 
+def _method(v: Verdict) -> logic.Method | None:
+    return logic.METHODS.get(v.method)
+
+
+def _own_headline(v: Verdict) -> bool:
+    """Whether ``v``'s method words its own headline for it (the exact prover's line)."""
+    m = _method(v)
+    return m is not None and m.headline(v) is not None
+
+
 def side_summary(v: Verdict | None) -> str:
-    """One side's verdict in a few words: "Black cannot win — blockage (paper 2.3)"."""
+    """One side's verdict in a few words: "Black cannot win — blockage (paper 2.3)" (the
+    method's own words where it has them, :meth:`logic.registry.Method.summary`)."""
     if v is None:
         return ""
-    if v.code == "proved":
-        return f"{v.side} cannot win — proved ({v.method})"
-    if v.code == "breaks":
-        ends = getattr(getattr(v.detail, "result", None), "ends", "")
-        if ends == logic.exact.DEFENDER_PROMOTES:  # a blockage that ends, no win
-            return f"{v.side}: the blockage ends, the defender forced to promote ({v.method})"
-        told = getattr(v.detail, "outcome", None)
-        short = told.short if told is not None else "outcome not proved"
-        what = "forces mate" if ends == "mate" else "forces a promotion"
-        return f"{v.side} {what}: {short} — proved ({v.method})"
-    if v.status == "unknown":
-        if getattr(getattr(v.detail, "result", None), "ran_out", "") == "memory":
-            return f"{v.side}: unknown — memory ({v.method}: out of memory, no guess)"
-        return f"{v.side}: unknown ({v.method}: out of time, no guess)"
-    if v.status == "horizon":
-        n = getattr(getattr(v.detail, "result", None), "horizon", 0)
-        return f"{v.side}: no promotion within {n} plies — proved horizon ({v.method})"
+    m = _method(v)
+    own = m.summary(v) if m is not None else None
+    if own is not None:
+        return own
     if v.status != "ok":
         return f"{v.side}: the detector does not apply ({v.status})"
     if v.blocked:
@@ -136,7 +134,7 @@ def frame_banner(verdict: Verdict | None, other: Verdict | None = None, index: i
                   else "exact bitbase; no heuristic rule fires", "sub"),
             Block(finals, "muted")))
     if verdict is not None and verdict.status == "ok" and not verdict.blocked \
-            and verdict.code != "breaks":
+            and not _own_headline(verdict):
         head = f"{verdict.side}: no blockage proved"
     return Banner(kind, (Block(head, "head"), Block(reason, "sub"), other_side))
 
@@ -179,7 +177,7 @@ def window_banner(state: ViewerState) -> Banner:
     proof runs or was stopped, :func:`proof_banner`)."""
     p = state.proof.proving()
     if state.playback.verdict is None and (p is not None or state.proof.note):
-        return proof_banner(state.options.method, p, state.proof.note)
+        return proof_banner(state.options.method.name, p, state.proof.note)
     shown = state.playback
     pending = proving_text(p) if p is not None and shown.other is None else ""
     b = frame_banner(shown.verdict, shown.other, shown.timeline.index,
@@ -300,7 +298,7 @@ def caption_html(state: ViewerState, search: AnalysisResult | None = None, *,
         cap = state.position.shown_caption()
         return (f"<b>{esc(cap)}</b><br>" if cap else "") + \
             f"{esc(both_sides(state.playback.verdict, state.playback.other), OWN)}{note}"
-    exp = d.expect.get(state.options.method)
+    exp = d.expect.get(state.options.method.name)
     ours = state.playback.verdict
     if exp is None:
         stated = "no verdict stated"

@@ -2,14 +2,17 @@
 
 The overlay palette is Okabe & Ito's colour-blind-safe set; every overlay also
 carries a shape (hatch, outline, dots) or a letter, so colour is never the
-only signal.
+only signal.  A method's legend lives on the method (:attr:`logic.registry.Method.legend`,
+items of :class:`logic.legend.LegendItem`); the viewer adds its own (KPK, the analysis's
+arrows).
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from logic.registry import METHODS
+from logic.legend import LegendItem
+from logic.registry import Method
 
 RGB = tuple[int, int, int]
 
@@ -127,33 +130,6 @@ class Block(NamedTuple):
     role: str
 
 
-class LegendItem(NamedTuple):
-    """One legend entry: how it is drawn (``style``), its colour role, letter, words."""
-
-    style: str
-    colour: str
-    letter: str
-    text: str
-
-
-LEGEND: tuple[LegendItem, ...] = (
-    LegendItem("hatch", "marked", "", "marked: the king cannot enter (2.2)"),
-    LegendItem("fence", "fence", "", "fence (2.3) / ram fence (wiki)"),
-    LegendItem("dfs", "path", "", "fence search (2.3): its path (line), squares done (grey)"),
-    LegendItem("dots", "below", "", "the attacking king's side / flood"),
-    LegendItem("fixed", "fixed", "F", "fixed pawn (2.2)"),
-    LegendItem("letters", "text", "A O B E L",
-               "A above, O on, B below the fence; E 3.4 exception; L fence lever"),
-    LegendItem("holds", "ok", "A", "dynamic pawn that holds (disc, tick)"),
-    # the same letter as "holds": the shape says holds or breaks (a B here was read as
-    # "breaks", though B is "below" on the board)
-    LegendItem("breaks", "breaks", "A", "dynamic pawn that breaks it (ring, cross)"),
-    LegendItem("cross", "removed", "X", "removed / drowned pawn (3)"),
-    LegendItem("recompute", "fence", "+ -",
-               "fence recomputed: joins (+), leaves (-), taken now (rings)"),
-    LegendItem("outline", "changed", "", "changed in this step"),
-    LegendItem("thin", "ok", "", "the defending king must stand here (3.1, 3.4)"),
-)
 #: shown on KPK positions
 KPK_LEGEND: tuple[LegendItem, ...] = (
     LegendItem("edge", "kpk", "", "KPK: the square of the pawn"),
@@ -166,48 +142,15 @@ ARROW_LEGEND: tuple[LegendItem, ...] = (
                "both), hollow head engine"),
 )
 
-#: the exact prover's overlays (shown instead of :data:`LEGEND` in exact mode)
-EXACT_HOLDS = LegendItem("kingmap", "kingmap_holds", "H",
-                         "H = defending king holds here")
-EXACT_BREAKS = LegendItem("kingmap", "kingmap_breaks", "B",
-                          "B = attacking king forces a promotion from here")
-EXACT_LEGEND: tuple[LegendItem, ...] = (
-    EXACT_HOLDS,
-    EXACT_BREAKS,
-    LegendItem("ghost", "ghost", "", "ghost pawns (dashed frame): a pawn structure solved"),
-    LegendItem("move", "arrow_line", "", "a move of the line, labelled with its SAN"),
-    LegendItem("outline", "changed", "", "changed in this step"),
-)
 
-
-#: the extended method's x5: the two squares the defending king marks time on
-X5_TEMPO = LegendItem("kingmap", "kingmap_holds", "H",
-                      "H = the defending king marks time here (x5)")
-
-#: the legends of methods with overlays of their own (the others share :data:`LEGEND`)
-METHOD_LEGENDS: dict[str, tuple[LegendItem, ...]] = {"exact": EXACT_LEGEND,
-                                                     "extended": LEGEND + (X5_TEMPO,)}
-
-
-def legend_items(method: str, *, kpk: bool = False, search: bool = False,
+def legend_items(method: Method, *, kpk: bool = False, search: bool = False,
                  code: str | None = None) -> tuple[LegendItem, ...]:
-    """The legend for ``method``'s overlays (the exact prover's own, else
-    :data:`LEGEND`), the KPK items when ``kpk``, the arrows when ``search``; ``code``
-    (a verdict's code: proved / breaks) keeps only the lines that apply (pictures; the
-    window keeps them all so that its layout stays put)."""
-    items = METHOD_LEGENDS.get(method, LEGEND)
-    if items is EXACT_LEGEND:
-        if code == "proved":  # no line either
-            items = tuple(i for i in items if i is not EXACT_BREAKS and i.style != "move")
-        elif code == "breaks":
-            items = tuple(i for i in items if i is not EXACT_HOLDS)
-        elif code is not None:
-            items = tuple(i for i in items if i.style != "kingmap")
-    elif code is not None:  # a king map only where the verdict's code draws one (x5)
-        m = METHODS.get(method)
-        if m is None or code not in m.kingmap_codes:
-            items = tuple(i for i in items if i.style != "kingmap")
-    return items + (KPK_LEGEND if kpk else ()) + (ARROW_LEGEND if search else ())
+    """The legend for ``method``'s overlays (its own, :attr:`~logic.registry.Method.legend`),
+    the KPK items when ``kpk``, the arrows when ``search``; ``code`` (a verdict's code)
+    keeps only the lines that apply to it (pictures, :meth:`~logic.registry.Method.legend_for`;
+    the window keeps them all so that its layout stays put)."""
+    return (method.legend_for(code) + (KPK_LEGEND if kpk else ())
+            + (ARROW_LEGEND if search else ()))
 
 
 CATEGORY_LETTER = {"above": "A", "on": "O", "below": "B", "fence-lever": "L"}

@@ -67,14 +67,14 @@ def run_viewer_bench(out: TextIO, rounds: int = 200, idle_seconds: float = 10.0
     import chess
     import pygame
 
+    from logic.legend import BOARD_LEGEND
     from viewer.figures.render import board_geometry
     from viewer.model.overlay import Overlay
     from viewer.model.settings import Settings
-    from viewer.model.theme import LEGEND
     from viewer.window.app import App
 
     fen = "4k3/2p5/1p2p1p1/p1p1P1P1/P1P3p1/1P6/5PK1/8 b - - 0 1"  # Diagram 3: every layer
-    app = App(Settings(fen=fen, structure=True), size=board_window(808, True, LEGEND))
+    app = App(Settings(fen=fen, structure=True), size=board_window(808, True, BOARD_LEGEND))
     state = app.state
     app.run(max_frames=2)
     _, _, sq = board_geometry(app.layout.board)

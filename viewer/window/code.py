@@ -2,20 +2,21 @@
 current step highlighted as the steps advance (as Python Tutor does: a bright arrow on
 the line the step executed, a faint one on the line of the step before).
 
-The listings are data (:data:`LISTINGS`: method name -> :class:`Listing`); each line
-names the step kinds it stands for (``Step.kind``, never the step's text), so a new
-method plugs in with its own listing, and a method without one gets the step's
-facts and boards only.  Below the listing the panel shows the step's "variables": its
-named boards as squares and its facts.
+The listing is the method's (:attr:`logic.registry.Method.listing`, a
+:class:`~logic.listing.Listing`); each line names the step kinds it stands for
+(``Step.kind``, never the step's text), so a new method brings its own listing, and a
+method without one gets the step's facts and boards only.  Below the listing the panel
+shows the step's "variables": its named boards as squares and its facts.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import chess
 import pygame
 
+from logic.listing import Listing, line_of
 from logic.steps import Step
 from viewer.figures.textfit import wrap
 from viewer.window.components import Same, wheel_steps
@@ -25,151 +26,7 @@ if TYPE_CHECKING:
     from viewer.model.actions import Host
     from viewer.model.state import ViewerState
 
-__all__ = ["Listing", "CodeLine", "LISTINGS", "CodePanel", "line_of", "variables"]
-
-
-class CodeLine(NamedTuple):
-    """One line of pseudo-code: its ``indent`` level, ``text`` and the step ``kinds`` it
-    stands for."""
-
-    indent: int
-    text: str
-    kinds: tuple[str, ...] = ()
-
-
-class Listing(NamedTuple):
-    """A method's pseudo-code: a ``title`` (its source) and its lines."""
-
-    title: str
-    lines: tuple[CodeLine, ...]
-
-
-_L = CodeLine
-#: the pseudo-code of each method, by the name ``logic.METHODS`` knows it by
-LISTINGS: dict[str, Listing] = {
-    "paper": Listing("David, Felner & Netanyahu (2004): blockage and Figure 8", (
-        _L(0, "blockage(position), White to win:"),
-        _L(1, "fixed ← White pawns blocked by a pawn or a fixed pawn, unable to capture",
-           ("mark-fixed",)),
-        _L(1, "marked ← fixed + the squares Black pawns attack", ("mark-attacks",)),
-        _L(1, "fence ← FenceSearch(marked)  # Figure 8, below",
-           ("dfs-note",)),
-        _L(1, "while Black pawns stand below the fence:", ()),
-        _L(2, "remove them (White's king may take them); mark again", ("remove-below",)),
-        _L(2, "fence ← FenceSearch(marked); say what joined / left",
-           ("fence-recomputed",)),
-        _L(1, "if a White pawn can take a removed pawn: no blockage (3)", ("capture",)),
-        _L(1, "cross-check: label the unmarked squares (CCL)", ("ccl",)),
-        _L(1, "White's king below the fence, Black's above it? (2.3)", ("kings",)),
-        _L(1, "Black's king has a vacant square? (no zugzwang)", ("zugzwang",)),
-        _L(1, "for each dynamic White pawn: above (3.1), on (3.2), below (3.3, 3.4)",
-           ("classify",)),
-        _L(1, "return the verdict", ("verdict",)),
-        _L(0, ""),
-        _L(0, "FenceSearch(marked):  # Figure 8 (2.3)"),
-        _L(1, "for r from 7 down to 2:"),
-        _L(2, "if marked[a][r] and FormsFence(a, r): return the fence", ("dfs-start",)),
-        _L(1, "return no fence", ("dfs-none",)),
-        _L(0, "FormsFence(f, r):"),
-        _L(1, "processed[f][r] ← true"),
-        _L(1, "if f = h: fence += (f, r); return true", ("dfs-found",)),
-        _L(1, "for (f', r') in north, east, south of (f, r):"),
-        _L(2, "if marked and not processed and FormsFence(f', r'):", ("dfs-advance",)),
-        _L(3, "fence += (f, r); return true"),
-        _L(1, "return false  # backtrack", ("dfs-backtrack",)),
-    )),
-    "extended": Listing("The paper's method plus criteria checked against the exact prover", (
-        _L(0, "extended(position), White to win:"),
-        _L(1, "the paper's blockage(position): marking, Figure 8, removal (3)",
-           ("mark-fixed", "mark-attacks", "dfs-note", "dfs-start", "dfs-advance",
-            "dfs-backtrack", "dfs-found", "dfs-none", "remove-below", "fence-recomputed",
-            "ccl")),
-        _L(1, "... kings, zugzwang, dynamic pawns (2.3, 3.1-3.4)",
-           ("capture", "kings", "zugzwang", "classify")),
-        _L(1, "if the paper proves a blockage: return it", ("paper-verdict",)),
-        _L(1, "(x1 and x2 were dropped: wrong against the exact prover)"),
-        _L(1, "x3, KPK: the pawn cannot be forced to promote, whoever moves?",
-           ("x2-kpk", "x3-kpk")),
-        _L(1, "x4, the lowest fence, every dynamic pawn held by pawns:"),
-        _L(2, "region ← flood from rank 1 through unmarked squares (king steps)",
-           ("x4-region",)),
-        _L(2, "while Black pawns stand in the region: remove them, mark, flood again",
-           ("x4-remove",)),
-        _L(2, "fence ← the marked squares next to the region"),
-        _L(2, "if a White pawn can take a removed pawn: no blockage (as 3)", ("x4-capture",)),
-        _L(2, "if a dynamic pawn needs Black's king (3.1, 3.4): x4 does not apply",
-           ("x4-king-needed",)),
-        _L(2, "White's king in the region, Black's outside it? (2.3)", ("x4-kings",)),
-        _L(2, "Black's king has a vacant square? (no zugzwang)", ("x4-zugzwang",)),
-        _L(2, "each dynamic pawn by 3.2-3.3 on that fence", ("x4-classify",)),
-        _L(1, "x5, the shut-in king (Black's king marks time between two squares):"),
-        _L(2, "White's king region through unattacked squares without own pawns: closed?",
-           ("x5-region",)),
-        _L(2, "every (king, pawns) position White reaches: none captures or promotes?",
-           ("x5-search",)),
-        _L(2, "Black's two squares: never reached or attacked by White?", ("x5-tempo",)),
-        _L(1, "return the verdict: the first rule that proves a blockage, else the paper's",
-           ("verdict",)),
-    )),
-    "flood": Listing("Chessprogramming wiki: forms_fence4white and the dynamic pawns", (
-        _L(0, "forms_fence4white(wPawns, bPawns):"),
-        _L(1, "fence ← rams: White pawns blocked by Black pawns"),
-        _L(1, "if fewer than 3 rams: return false", ("flood-rams",)),
-        _L(1, "fence += own pawns blocked behind them + Black pawn attacks",
-           ("flood-fence",)),
-        _L(1, "flood ← rank 1 + the squares below the fence's lowest square", ("flood-start",)),
-        _L(1, "above ← squares above the fence's highest square"),
-        _L(1, "loop:"),
-        _L(2, "flood ← (flood + king steps from it) minus the fence", ("flood-cycle",)),
-        _L(2, "if the flood did not grow: return true  # the fence holds",
-           ("flood-stop",)),
-        _L(2, "if flood meets above: return false  # breakthrough",
-           ("flood-breakthrough",)),
-        _L(2, "if flood meets bPawns: drown them; fence ← recomputed", ("flood-drown",)),
-        _L(0, ""),
-        _L(0, "then the page's rules:"),
-        _L(1, "a White pawn can take a drowned pawn: no blockage", ("capture",)),
-        _L(1, "White's king in the flood, Black's outside it", ("kings",)),
-        _L(1, "Black's king has a vacant square (no zugzwang)", ("zugzwang",)),
-        _L(1, "each dynamic pawn: passed above with the king in front; below: no lever, "
-              "ends rammed", ("classify",)),
-        _L(1, "return the verdict", ("verdict",)),
-    )),
-    "exact": Listing("Exact: retrograde analysis over the pawn-structure DAG (after "
-                     "Stockfish's former bitbase.cpp)", (
-        _L(0, "exact(position), X to win (a promotion by either side, or mate):"),
-        _L(1, "S ← the pawn structures reachable from here  # pawns never go back: a DAG"),
-        _L(1, "for each structure s of S, its successors first:", ("exact-structure",)),
-        _L(2, "states ← X's king × D's king × side to move (2 × 64 × 64)"),
-        _L(2, "WIN ← states that promote or mate now, or whose pawn move or capture "
-              "reaches a won successor"),
-        _L(2, "repeat until nothing changes:  # retrograde, as bitbase.cpp"),
-        _L(3, "X to move: WIN += states with some king move into WIN"),
-        _L(3, "D to move: WIN += states whose every move leads into WIN"),
-        _L(2, "cache s's tables  # the paper's pawn hash, generalised"),
-        _L(1, "# shortcuts side by side: D moves only its king / never pushes (a draw"),
-        _L(1, "#   there is one here), partial expansions bounded above and below"),
-        _L(1, "# beside them: a forward search, a ply deeper each time, for a short"),
-        _L(1, "#   breakthrough (X fastest, D longest: the line)", ("exact-forward",)),
-        _L(1, "the root is decided (or the budget is spent: unknown)", ("exact-solve",)),
-        _L(1, "king map ← the king squares from which the root is held / won",
-           ("exact-kings",)),
-        _L(1, "if the root is in WIN:  # a breakthrough"),
-        _L(2, "play the line: X a move of least distance, D one of greatest",
-           ("exact-move",)),
-        _L(1, "return proved (X cannot win) / breaks (the line) / unknown", ("verdict",)),
-    )),
-}
-
-
-def line_of(listing: Listing, step: Step | None) -> int | None:
-    """The index of the line of ``listing`` that step ``step`` stands for (None: none)."""
-    if step is None:
-        return None
-    for i, line in enumerate(listing.lines):
-        if step.kind in line.kinds:
-            return i
-    return None
+__all__ = ["CodePanel", "variables"]
 
 
 def _squares(bb: int) -> str:
@@ -212,7 +69,7 @@ class CodePanel:
     def current(self) -> tuple[Listing | None, int | None, int | None]:
         """The listing and the lines of the current and the previous step."""
         s, tl = self.state, self.state.playback.timeline
-        listing = LISTINGS.get(s.options.method)
+        listing = s.options.method.listing
         v = s.playback.verdict
         if listing is None or v is None or tl.index is None:
             return listing, None, None
@@ -269,7 +126,8 @@ class CodePanel:
 
     def _title(self, listing: Listing | None, width: int) -> list[str]:
         """The title's lines."""
-        title = listing.title if listing else f"no pseudo-code for {self.state.options.method}"
+        title = (listing.title if listing else
+                 f"no pseudo-code for {self.state.options.method.name}")
         return wrap(self.painter.fonts.get(self.px, "bold"), title, width - 12)
 
     def _code_area(self, listing: Listing | None, step: Step | None) -> tuple[int, int]:

@@ -1,26 +1,28 @@
 """The Compare pane: every method on the board on show at once (the table of
-``pawnfence explain --all``, :mod:`logic.compare`): a row per method (the static ones in
-the registry's order, then exact), a column per side, each cell the verdict with its
-rule, exact's with its time.
+``pawnfence explain --all``, :mod:`logic.compare`): a row per method
+(:func:`logic.compare.method_rows`: the static ones in the registry's order, then the
+others, the prover last), a column per side, each cell the verdict with its rule, a
+method that searches with its time.
 
-The static methods are decided at once; exact proves both sides in the background (a
-:class:`viewer.model.jobs.Job`, "…" until its cell is in; a new board cancels it).  A cell that
-exact's proof contradicts carries a letter besides its colour: ``!`` a blockage exact
-refutes, ``?`` a blockage exact proves that the method misses.  A click on a cell shows
-that method and side on the board with its trace (the Steps pane).
+The static methods are decided at once; the others (exact) prove both sides in the
+background (a :class:`viewer.model.jobs.Job`, "…" until a cell is in; a new board cancels
+it).  A cell that the prover's proof contradicts carries a letter besides its colour:
+``!`` a blockage exact refutes, ``?`` a blockage exact proves that the method misses.  A
+click on a cell shows that method and side on the board with its trace (the Steps pane).
 """
 
 from __future__ import annotations
 
+import functools
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import chess
 import pygame
 
 import logic
-from logic.compare import Cell, cell_of, compare, marked
+from logic.compare import MARKS, Cell, cell_of, compare, disagreement_keys, marked, method_rows
 from viewer.figures.textfit import wrap
 from viewer.model.jobs import Job, Ticket
 from viewer.model.proof import board_key, provable
@@ -33,16 +35,8 @@ if TYPE_CHECKING:
 
 __all__ = ["ComparePane", "MARKS", "cell_words", "method_rows"]
 
-#: the letter in front of a cell exact's proof contradicts, by :attr:`Cell.disagrees`
-MARKS = {"refuted": "!", "missed": "?"}
-#: a cell whose exact proof is still running
+#: a cell whose proof is still running
 PENDING = "…"
-
-
-def method_rows() -> tuple[str, ...]:
-    """The table's rows: the static methods in the registry's order, then exact."""
-    return (*(m for m in logic.METHODS if logic.METHODS[m].static),
-            *(m for m in logic.METHODS if not logic.METHODS[m].static))
 
 
 def cell_words(cell: Cell | None) -> str:
@@ -52,14 +46,21 @@ def cell_words(cell: Cell | None) -> str:
         return PENDING
     mark = MARKS.get(cell.disagrees, "")
     words = f"{mark} {cell.text}" if mark else cell.text
-    if not logic.METHODS[cell.method].static:
+    method = logic.METHODS.get(cell.method)
+    if method is not None and not method.static:
         words += f" · {cell.ms:,.0f} ms" if cell.ms < 1000 else f" · {cell.ms / 1000:.1f} s"
     return words
 
 
 class _Request(NamedTuple):
     board: chess.Board
-    key: Hashable
+    key: tuple[Any, ...]
+    #: the methods to prove (those that are not static), in the table's order
+    methods: tuple[logic.Method, ...]
+
+
+#: what the background job publishes: method name -> side -> cell
+_Cells = dict[str, dict[bool, Cell]]
 
 
 class ComparePane:
@@ -78,13 +79,14 @@ class ComparePane:
         self.slot = (0, 1)
         self.scroll = 0
         self.content = 0
-        #: the board key the cells are for, the static methods' cells and exact's
-        self.key: Hashable = None
-        self.static: dict[str, dict[bool, Cell]] = {}
-        self.exact: dict[bool, Cell] = {}
+        #: the board key the cells are for, the static methods' cells and the others'
+        #: (those proved in the background), by method name then side
+        self.key: tuple[Any, ...] | None = None
+        self.static: _Cells = {}
+        self.proved: _Cells = {}
         #: (method, side) -> the cell's rectangle in the last frame drawn
         self.cell_rects: dict[tuple[str, bool], pygame.Rect] = {}
-        self.job: Job[_Request, dict[bool, Cell], None] = Job(
+        self.job: Job[_Request, _Cells, None] = Job(
             self._prove, name="pawnfence-compare", notify=notify)
 
     # -- the data ---------------------------------------------------------------------
@@ -94,14 +96,15 @@ class ComparePane:
 
     def cells(self) -> dict[str, dict[bool, Cell | None]]:
         """The table: method -> side -> cell (None: still being proved), marked against
-        exact's cells that are in."""
-        got = marked({**self.static, "exact": dict(self.exact)})
+        the prover's cells that are in."""
+        got = marked({**self.static, **self.proved})
         return {m: {c: got.get(m, {}).get(c) for c in (chess.WHITE, chess.BLACK)}
                 for m in method_rows()}
 
     def update(self) -> bool:
-        """Follow the board while the pane is shown (the static cells at once, exact's
-        proof started) and take exact's cells that came in; True if the table changed."""
+        """Follow the board while the pane is shown (the static cells at once, the others'
+        proofs started) and take the proved cells that came in; True if the table
+        changed."""
         if self.rect.width <= 0 or self.rect.height <= 0:
             return False
         board = self.state.position.editor.board
@@ -112,40 +115,44 @@ class ComparePane:
             changed = True
         got = self.job.take()
         if got:
-            self.exact.update(got)
+            for name, row in got.items():
+                self.proved.setdefault(name, {}).update(row)
             changed = True
         return changed
 
-    def _start(self, board: chess.Board, key: Hashable) -> None:
-        """The static cells of ``board`` now; exact's in the background (at once when the
-        prover refuses the board: pieces, an illegal position)."""
-        self.key, self.exact = key, {}
-        statics = tuple(m for m in method_rows() if logic.METHODS[m].static)
+    def _start(self, board: chess.Board, key: tuple[Any, ...]) -> None:
+        """The static cells of ``board`` now; the others' in the background (at once when
+        the board is not a legal K+P position: pieces, an illegal position)."""
+        self.key, self.proved = key, {}
+        rows = [logic.METHODS[name] for name in method_rows()]
+        statics = tuple(m.name for m in rows if m.static)
         self.static = dict(compare(board, methods=statics).cells)
         self.job.cancel()
+        slow = tuple(m for m in rows if not m.static)
+        if not slow:
+            return
         if provable(board, key):
-            self.job.submit(_Request(board.copy(stack=False), key))
+            self.job.submit(_Request(board.copy(stack=False), key, slow))
         else:
-            for color in (chess.WHITE, chess.BLACK):
-                v = logic.detect(board, color, method="exact")
-                self.exact[color] = cell_of(v, "exact", 0.0)
+            self.proved = dict(compare(board, methods=tuple(m.name for m in slow)).cells)
 
     def _prove(self, req: _Request, ticket: Ticket) -> None:
-        """Exact for White then Black (the worker); each cell published as it is in."""
-        method = logic.METHODS["exact"]
-        for color in (chess.WHITE, chess.BLACK):
-            if ticket.cancelled():
-                return
-            start = time.perf_counter()
-            v = method.decide_board(req.board, color, req.key, False,
-                                    cancel=ticket.cancelled)
-            if ticket.cancelled():
-                return
-            cell = cell_of(v, "exact", (time.perf_counter() - start) * 1000)
-            self.job.publish(ticket, lambda got, c=color, x=cell: {**(got or {}), c: x})
+        """Each method that is not static, for White then Black (the worker); each cell
+        published as it is in."""
+        for method in req.methods:
+            for color in (chess.WHITE, chess.BLACK):
+                if ticket.cancelled():
+                    return
+                start = time.perf_counter()
+                v = method.decide_board(req.board, color, req.key, False,
+                                        cancel=ticket.cancelled)
+                if ticket.cancelled():
+                    return
+                cell = cell_of(v, method.name, (time.perf_counter() - start) * 1000)
+                self.job.publish(ticket, functools.partial(_with, cell=cell))
 
     def close(self) -> None:
-        """Stop exact's proof (the window closes)."""
+        """Stop the background proofs (the window closes)."""
         self.job.close()
 
     # -- events -----------------------------------------------------------------------
@@ -167,10 +174,12 @@ class ComparePane:
         return True
 
     def open(self, method: str, color: bool) -> None:
-        """Show ``method`` for ``color`` on the board, its trace in the Steps pane (in the
-        other slot of a dock of two)."""
+        """Show the method called ``method`` for ``color`` on the board, its trace in the
+        Steps pane (in the other slot of a dock of two)."""
         state = self.state
-        state.set_method(method)
+        chosen = logic.METHODS.get(method)
+        if chosen is not None:
+            state.set_method(chosen)
         state.set_side("white" if color else "black")
         state.playback.timeline.live()
         slot, slots = self.slot
@@ -208,10 +217,8 @@ class ComparePane:
             y += h
         marks = {cell.disagrees for row in self.cells().values() for cell in row.values()
                  if cell is not None and cell.disagrees}
-        keys = [f"{MARKS[m]} {words}" for m, words in
-                (("refuted", "a blockage exact refutes (it forces a promotion)"),
-                 ("missed", "a blockage exact proves that the method misses")) if m in marks]
-        shown = f"{self.state.options.method}, {self.state.options.side}"
+        keys = [f"{MARKS[m]} {words}" for m, words in disagreement_keys() if m in marks]
+        shown = f"{self.state.options.method.name}, {self.state.options.side}"
         for text in (*keys, f"On the board: {shown} (outlined)"):
             y = self._text(surface, text, regular, c["muted"], x0, y + 2, w)
         surface.set_clip(None)
@@ -234,10 +241,17 @@ class ComparePane:
             bg = (96, 52, 30)
         pygame.draw.rect(surface, bg, rect, border_radius=3)
         o = self.state.options
-        if cell is not None and cell.method == o.method and \
+        if cell is not None and cell.method == o.method.name and \
                 cell.color == (o.side == "white"):
             pygame.draw.rect(surface, c["changed"], rect, 2, border_radius=3)
         font = self.painter.fonts.get(self.px)
         ink = c["muted"] if cell is None else c["text"]
         for i, text in enumerate(lines):
             surface.blit(font.render(text, True, ink), (rect.left + 6, rect.top + 4 + i * line))
+
+
+def _with(got: _Cells | None, *, cell: Cell) -> _Cells:
+    """``got`` (the cells published so far) with ``cell`` added."""
+    out = {name: dict(row) for name, row in (got or {}).items()}
+    out.setdefault(cell.method, {})[cell.color] = cell
+    return out

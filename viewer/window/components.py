@@ -324,8 +324,8 @@ class StepList:
         solved = self._solved[1]
         solved[bool(p.color)] = p.structures
         budget = state.proof_budget()
-        lines = [f"Proving ({state.options.method}) … {p.stage_seconds():.1f} s of {budget:g} s "
-                 "for this side"]
+        lines = [f"Proving ({state.options.method.name}) … {p.stage_seconds():.1f} s of "
+                 f"{budget:g} s for this side"]
         for k, color in enumerate(sorted(solved, key=lambda c: c != bool(p.color))):
             side = chess.COLOR_NAMES[color].capitalize()
             now = " (now)" if color == bool(p.color) else " (proved)"

@@ -188,7 +188,7 @@ class Panel:
         self.fen_entry.set_text(state.position.editor.fen)
         self.fen_status = UILabel(cell("fen_status"), "", m)
         labels = [meth.label for meth in logic.METHODS.values()]
-        self.method_menu = UIDropDownMenu(labels, logic.METHODS[state.options.method].label,
+        self.method_menu = UIDropDownMenu(labels, state.options.method.label,
                                           cell("method"), m)
         self.side_menu = UIDropDownMenu(list(SIDE_LABELS.values()), SIDE_LABELS[state.options.side],
                                         cell("side"), m)
@@ -386,9 +386,9 @@ class Panel:
     def _menu(self, el: object, text: str) -> None:
         state = self.state
         if el is self.method_menu:
-            for name, meth in logic.METHODS.items():
+            for meth in logic.METHODS.values():
                 if meth.label == text:
-                    state.set_method(name)
+                    state.set_method(meth)
         elif el is self.side_menu:
             for side in SIDES:
                 if SIDE_LABELS[side] == text:

@@ -19,11 +19,11 @@ pygame = pytest.importorskip("pygame")
 pygame_gui = pytest.importorskip("pygame_gui")
 
 from logic.games import read_games  # noqa: E402
+from logic.legend import BOARD_LEGEND as LEGEND  # noqa: E402
 from tests.test_viewer import down, frames, key, motion, up  # noqa: E402
 from tests.test_viewer_panes import click, make  # noqa: E402
 from tests.test_viewer_window import show_pane, until  # noqa: E402
 from viewer.model.game import NOT_YET  # noqa: E402
-from viewer.model.theme import LEGEND  # noqa: E402
 from viewer.window.app import App  # noqa: E402
 from viewer.window.layout import MIN_SIZE, compute_layout  # noqa: E402
 
